@@ -1,0 +1,372 @@
+"""The ``companion`` command: the composition root.
+
+This is the one module of ``companion`` that reaches into ``hardware`` (our
+own adapters package), and only inside the commands that need it, so the
+pure core never imports a hardware library.
+
+    companion                      run: the configured board, else the simulator
+    companion sim [--keys K] [--screenshot F.png] [--text]
+    companion replay FILE [--json]
+    companion export ID [--format json|csv|png] [-o FILE]
+    companion history
+    companion boards | doctor
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import signal
+import sys
+import time
+from typing import Sequence
+
+from . import __version__
+from .errors import CompanionError, ConfigError, NotAJournalError, RecordError
+
+
+def _err(msg: str, code: int = 2) -> int:
+    print(f"companion: {msg}", file=sys.stderr)
+    return code
+
+
+# ---------------------------------------------------------------- journal
+
+
+def open_journal(path: str | None):
+    """Open the journal. A bad file at the default place is moved aside (kept
+    untouched) and a new journal started; a bad file the user named is refused."""
+    from .journal import Journal, default_path
+    if path:
+        return Journal(path)
+    path = default_path()
+    try:
+        return Journal(path)
+    except NotAJournalError as e:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = f"{path}.bad-{stamp}"
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.replace(path + suffix, aside + suffix)
+        print(f"companion: {e}\ncompanion: it was kept as {aside}; a new journal was started.", file=sys.stderr)
+        return Journal(path)
+
+
+def build_app(args, *, rng=None):
+    import random
+    from . import config
+    from .ui.app import App
+    settings, settings_path = config.load(args.config)
+    if args.seed is not None:
+        settings = config.change(settings, seed=str(args.seed))
+    if rng is None and settings.seed_value() is not None:
+        rng = random.Random(settings.seed_value())
+    journal = open_journal(args.journal)
+    return App(journal, settings, rng=rng, settings_path=settings_path)
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_sim(args) -> int:
+    from hardware import sim
+    try:
+        keys = sim.parse_key_list(args.keys) if args.keys is not None else None
+    except ValueError as e:
+        return _err(str(e))
+    app = build_app(args)
+    try:
+        if keys is None:
+            return run_interactive_sim(app, args)
+        sim.run_headless(app, keys)
+        img = app.frame()
+        if args.screenshot:
+            shot = img if args.scale == 1 else img.resize((img.width * args.scale, img.height * args.scale))
+            shot.save(args.screenshot)
+        if args.text:
+            from .ui.app import frame_to_text
+            print(frame_to_text(img))
+        if app.last_error:
+            print(f"companion: last message: {app.last_error}", file=sys.stderr)
+        return 0
+    finally:
+        app.journal.close()
+
+
+def run_interactive_sim(app, args) -> int:
+    import threading
+    from hardware import sim
+    from .loop import Loop, STOP
+    if not sys.stdin.isatty():
+        return _err("the simulator needs a terminal; for scripts use: companion sim --keys up,ok --text")
+    inputs: queue.Queue = queue.Queue()
+    display = sim.TerminalDisplay()
+    loop = Loop(app, display, inputs, idle_blank_s=app.settings.idle_blank_s)
+    reader = threading.Thread(target=sim.read_terminal_keys, args=(sys.stdin.fileno(), inputs, loop.stop),
+                              daemon=True)
+    _on_sigterm(lambda: inputs.put(STOP))
+    reader.start()
+    console = _serial_console(args, app, loop)
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        loop.stop.set()
+        reader.join(timeout=1)
+        if console:
+            console.close()
+        sys.stdout.write("\x1b[2J\x1b[H")
+        print("companion: bye (everything is in the journal)")
+    return 0
+
+
+def _serial_console(args, app, loop):
+    """The serial console (docs/console.md) when ``--serial`` or the ``serial`` setting names a port."""
+    url = getattr(args, "serial", None) or app.settings.serial
+    if not url:
+        return None
+    from hardware.serial_console import start_console
+    return start_console(url, loop, baudrate=app.settings.serial_baud, read_only=app.settings.read_only)
+
+
+def _on_sigterm(action) -> None:
+    def handler(signum, frame):
+        action()
+    signal.signal(signal.SIGTERM, handler)
+
+
+def cmd_run(args) -> int:
+    from . import config
+    settings, _ = config.load(args.config)
+    board = args.board or settings.board
+    if not board:
+        args.keys = None
+        return cmd_sim(args)
+    return run_board(args, board)
+
+
+def run_board(args, board: str) -> int:
+    try:
+        from hardware.board import open_board
+        from hardware.errors import HardwareError
+    except ImportError:
+        return _err("this version has no hardware support yet; run the simulator: companion sim")
+    from .loop import Loop, STOP
+    inputs: queue.Queue = queue.Queue()
+    try:
+        app = build_app(args)
+    except (ConfigError, NotAJournalError) as e:
+        return _err(str(e))
+    try:
+        b = open_board(board, post=inputs.put, rotation=app.settings.rotation,
+                       contrast=app.settings.contrast, hold_time=app.settings.hold_time)
+    except HardwareError as e:
+        app.journal.close()
+        return _err(str(e), 1)
+    notifier = None
+    try:
+        from hardware.notify import SystemdNotifier
+        notifier = SystemdNotifier()
+    except ImportError:
+        pass
+    loop = Loop(app, b.display, inputs, idle_blank_s=app.settings.idle_blank_s,
+                heartbeat=(notifier.watchdog if notifier else None))
+    _on_sigterm(lambda: inputs.put(STOP))
+    console = _serial_console(args, app, loop)
+    if notifier:
+        notifier.ready()
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if notifier:
+            notifier.stopping()
+        if console:
+            console.close()
+        b.close()
+        app.journal.close()
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from . import records
+    try:
+        rec = records.read(args.file)
+        result = records.replay(rec)
+    except FileNotFoundError:
+        return _err(f"no such file: {args.file}")
+    except RecordError as e:
+        if args.json:
+            print(json.dumps({"ok": False, "file": args.file, "line": e.line, "error": e.reason}))
+        else:
+            print(f"{args.file}:{e.line}: {e.reason}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(describe_result(result))
+    return 0
+
+
+def describe_result(result) -> str:
+    from .ui.screens import title_of
+    state = result.fold.state
+    out = [f"{title_of(result.record.game)}: {len(result.record.events)} events, "
+           f"{len(result.fold.moves)} moves in effect, {len(result.fold.undone)} undone"]
+    players = getattr(state, "players", None)
+    scores = state.scores()
+    if scores:
+        names = players if isinstance(players, (list, tuple)) and len(players) == len(scores) else [
+            f"P{i + 1}" for i in range(len(scores))]
+        out.append("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores)))
+    oc = state.outcome()
+    if oc:
+        out.append(f"ended ({oc.termination.value}); winner seat(s): {', '.join(str(w + 1) for w in oc.winners)}"
+                   + (f" - {oc.detail}" if oc.detail else ""))
+    else:
+        out.append("not finished")
+    out.append(json.dumps(state.to_json(), indent=1))
+    return "\n".join(out)
+
+
+def cmd_export(args) -> int:
+    """A session as its JSON record, a CSV of scores per turn, or a PNG score sheet (needs -o)."""
+    from . import export
+    from .journal import Journal
+    from .records import dumps
+    fmt = args.format
+    to_file = bool(args.output) and args.output != "-"
+    if fmt == "png" and not to_file:
+        return _err("--format png needs -o FILE.png")
+    try:
+        journal = Journal(args.journal) if args.journal else open_journal(None)
+    except NotAJournalError as e:
+        return _err(str(e))
+    try:
+        try:
+            info = journal.session(args.id)
+        except KeyError:
+            return _err(f"no session {args.id} (see: companion history)")
+        events = journal.events(args.id)
+        if fmt == "json":
+            data: str | bytes = dumps(info.game, info.setup, events, session=info.id, created=info.created)
+        else:
+            summary = export.summarize(info.id, info.game, info.setup, info.created, events)
+            if summary.fold is None:
+                return _err(f"session {args.id} cannot be read: {summary.error}", 1)
+            data = export.scores_csv(summary.fold, info.setup) if fmt == "csv" else export.score_sheet_png(summary)
+    finally:
+        journal.close()
+    if to_file:
+        mode = "wb" if isinstance(data, bytes) else "w"
+        with open(args.output, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as f:
+            f.write(data)
+    else:
+        sys.stdout.write(data)
+    return 0
+
+
+def cmd_history(args) -> int:
+    from .ui.screens import title_of
+    from .journal import Journal
+    try:
+        journal = Journal(args.journal) if args.journal else open_journal(None)
+    except NotAJournalError as e:
+        return _err(str(e))
+    with journal:
+        sessions = journal.sessions()
+        if not sessions:
+            print("no sessions yet")
+        for s in sessions:
+            print(f"{s.id:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
+                  f"{s.events:>5} events  {'ended' if s.ended else 'open'}")
+    return 0
+
+
+def cmd_boards(args) -> int:
+    try:
+        from hardware.profiles import load_profiles
+    except ImportError:
+        return _err("this version has no board profiles yet")
+    for name, p in load_profiles().items():
+        print(f"{name:<26} {getattr(p, 'title', '')}")
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    from . import config
+    try:
+        from hardware.doctor import doctor
+        from hardware.profiles import get_profile
+        from hardware.errors import HardwareError
+    except ImportError:
+        return _err("this version has no hardware checks yet")
+    settings, _ = config.load(args.config)
+    board = args.board or settings.board
+    if not board:
+        return _err("no board configured: pass --board NAME (see: companion boards)")
+    try:
+        return doctor(get_profile(board))
+    except HardwareError as e:
+        return _err(str(e), 1)
+
+
+# ---------------------------------------------------------------- parser
+
+
+def parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--journal", metavar="PATH", help="journal file (default: $STATE_DIRECTORY or XDG state dir)")
+    common.add_argument("--config", metavar="PATH", help="settings file (TOML)")
+    common.add_argument("--board", metavar="NAME", help="board profile (see: companion boards)")
+    common.add_argument("--seed", type=int, metavar="N", help="seed for reproducible draws")
+    common.add_argument("--serial", metavar="PORT", help="serial console on a port or pyserial URL "
+                        "(/dev/ttyGS0, /dev/serial0, loop://, socket://HOST:PORT); see docs/console.md")
+    p = argparse.ArgumentParser(prog="companion", parents=[common],
+                                description="Pyramid Table Companion: scorekeeper and referee for Looney Pyramids.")
+    p.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = p.add_subparsers(dest="command")
+    s = sub.add_parser("sim", parents=[common], help="run the terminal simulator (or headless with --keys)")
+    s.add_argument("--keys", metavar="K,K,...", help="headless: keys to press (up down left right ok back hold-ok hold-back release)")
+    s.add_argument("--screenshot", metavar="FILE.png", help="headless: save the final frame")
+    s.add_argument("--scale", type=int, default=1, choices=range(1, 9), metavar="N",
+                   help="headless: enlarge the screenshot N times (default 1: the real 128x64)")
+    s.add_argument("--text", action="store_true", help="headless: print the final frame as text")
+    r = sub.add_parser("replay", parents=[common], help="replay a game record and print the result")
+    r.add_argument("file")
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    e = sub.add_parser("export", parents=[common],
+                       help="write a session as a game record, a CSV of scores or a PNG score sheet")
+    e.add_argument("id", type=int)
+    e.add_argument("--format", choices=["json", "csv", "png"], default="json",
+                   help="json: the game record; csv: scores per turn; png: a score sheet (needs -o)")
+    e.add_argument("-o", "--output", metavar="FILE")
+    sub.add_parser("history", parents=[common], help="list sessions with their ids")
+    sub.add_parser("boards", parents=[common], help="list board profiles")
+    sub.add_parser("doctor", parents=[common], help="check the configured board and say what to fix")
+    return p
+
+
+COMMANDS = {None: cmd_run, "sim": cmd_sim, "replay": cmd_replay, "export": cmd_export,
+            "history": cmd_history, "boards": cmd_boards, "doctor": cmd_doctor}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "sim" and args.keys is None and (args.screenshot or args.text):
+        args.keys = ""
+    try:
+        return COMMANDS[args.command](args)
+    except NotAJournalError as e:
+        return _err(str(e))
+    except CompanionError as e:
+        return _err(str(e))
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

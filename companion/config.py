@@ -1,0 +1,156 @@
+"""Settings: one TOML file, documented keys, written by the Settings screen.
+
+Where it is read from, first found wins: ``--config PATH``;
+``$COMPANION_CONFIG``; ``$XDG_CONFIG_HOME/companion/companion.toml``
+(``~/.config/companion/companion.toml``); ``/etc/companion/companion.toml``.
+The Settings screen writes to the file it read, or to the user's XDG file when
+none existed (a system file it cannot write is reported, never crashed on).
+
+Keys (all optional; see docs/config.md):
+
+=================  =========  ====================================================
+key                default    meaning
+=================  =========  ====================================================
+board              ""         board profile (``companion boards``); "" = simulator
+contrast           128        OLED contrast 0..255
+idle_blank_s       300        blank the OLED after this many idle seconds; 0 = never
+rotation           0          0 or 180 degrees
+hold_time          0.8        seconds a press must last to count as a hold
+seed               ""         integer seed for reproducible draws; "" = random
+players            []         player names offered at game setup
+boi_hints          true       Bag of Ice: show the bank/draw hint (B-9)
+bu_lone_pieces     false      Bottoms Up house rule: lone pieces score (BU-11)
+serial             ""         serial console port or URL; "" = off
+serial_baud        115200     serial console speed
+read_only          false      serial console refuses every command that changes anything
+=================  =========  ====================================================
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Settings:
+    board: str = ""
+    contrast: int = 128
+    idle_blank_s: int = 300
+    rotation: int = 0
+    hold_time: float = 0.8
+    seed: str = ""
+    players: tuple[str, ...] = ()
+    boi_hints: bool = True
+    bu_lone_pieces: bool = False
+    serial: str = ""
+    serial_baud: int = 115200
+    read_only: bool = False
+
+    def seed_value(self) -> int | None:
+        return int(self.seed) if str(self.seed).strip().lstrip("-").isdigit() else None
+
+    def validate(self) -> "Settings":
+        if not 0 <= self.contrast <= 255:
+            raise ConfigError("contrast must be 0..255")
+        if self.rotation not in (0, 180):
+            raise ConfigError("rotation must be 0 or 180")
+        if self.idle_blank_s < 0:
+            raise ConfigError("idle_blank_s must be 0 (never) or more")
+        if not 0.2 <= self.hold_time <= 5:
+            raise ConfigError("hold_time must be 0.2..5 seconds")
+        if self.seed and self.seed_value() is None:
+            raise ConfigError("seed must be an integer or empty")
+        return self
+
+
+def candidate_paths() -> list[str]:
+    out = []
+    if os.environ.get("COMPANION_CONFIG"):
+        out.append(os.environ["COMPANION_CONFIG"])
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    out.append(os.path.join(xdg, "companion", "companion.toml"))
+    out.append("/etc/companion/companion.toml")
+    return out
+
+
+def from_dict(data: dict[str, Any], where: str = "config") -> Settings:
+    known = {f.name: f for f in fields(Settings)}
+    kwargs: dict[str, Any] = {}
+    for k, v in data.items():
+        if k not in known:
+            raise ConfigError(f"{where}: unknown key {k!r} (known: {', '.join(known)})")
+        default = getattr(Settings(), k)
+        if k == "players":
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise ConfigError(f"{where}: players must be a list of names")
+            v = tuple(v)
+        elif k == "seed":
+            v = "" if v in ("", None) else str(v)
+        elif isinstance(default, bool):
+            if not isinstance(v, bool):
+                raise ConfigError(f"{where}: {k} must be true or false")
+        elif isinstance(default, (int, float)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ConfigError(f"{where}: {k} must be a number")
+            v = type(default)(v)
+        elif isinstance(default, str) and not isinstance(v, str):
+            raise ConfigError(f"{where}: {k} must be a string")
+        kwargs[k] = v
+    try:
+        return Settings(**kwargs).validate()
+    except ConfigError as e:
+        raise ConfigError(f"{where}: {e}") from None
+
+
+def load(path: str | None = None) -> tuple[Settings, str]:
+    """Settings and the path to save them to."""
+    paths = [path] if path else candidate_paths()
+    for p in paths:
+        if os.path.exists(p):
+            try:
+                with open(p, "rb") as f:
+                    data = tomllib.load(f)
+            except (OSError, tomllib.TOMLDecodeError) as e:
+                raise ConfigError(f"cannot read {p}: {e}") from None
+            return from_dict(data, p), p
+    return Settings(), paths[0]
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    s = str(v).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{s}"'
+
+
+def dumps(settings: Settings) -> str:
+    lines = ["# Pyramid Table Companion settings (keys: docs/config.md)"]
+    for f in fields(Settings):
+        lines.append(f"{f.name} = {_toml_value(getattr(settings, f.name))}")
+    return "\n".join(lines) + "\n"
+
+
+def save(settings: Settings, path: str) -> None:
+    """Write atomically (temp file + rename); ``ConfigError`` if it cannot be written."""
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(dumps(settings))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        raise ConfigError(f"cannot save settings to {path}: {e.strerror}") from None
+
+
+def change(settings: Settings, **kw: Any) -> Settings:
+    return replace(settings, **kw).validate()

@@ -1,0 +1,183 @@
+"""The one engine API every game (and every tool) implements.
+
+Shape (after python-chess and OpenSpiel, see ../shared/STYLE.md):
+
+* A game is a ``GameSpec``: a name, a title and ``new(setup) -> State``.
+  ``setup`` is a plain JSON object (the header of a record); a bad one raises
+  ``SetupError``.
+* A ``State`` is immutable. ``apply(move)`` returns a *new* state and leaves
+  the old one as it was, so an illegal move (``IllegalMoveError``) can never
+  half-change anything, and undo is just "fold the events again without the
+  undone one".
+* A move is a small frozen value whose ``str()`` is its text form;
+  ``state.parse_move(str(m)) == m`` for every legal move ``m``.
+* Chance is explicit: at a chance node ``current_player == CHANCE`` and
+  ``chance_outcomes()`` lists ``(move, probability)``. The driver picks one
+  (``pick_chance`` with an injected ``random.Random``) and applies it like any
+  other move, so a record holds the outcome and a replay never re-rolls.
+* Game end is data: ``outcome()`` returns an ``Outcome`` or ``None``.
+"""
+from __future__ import annotations
+
+import enum
+import math
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, ClassVar, Iterable, Sequence
+
+from .errors import IllegalMoveError, InvalidMoveError
+
+__all__ = [
+    "CHANCE", "TERMINAL", "Move", "State", "Outcome", "Termination", "GameSpec",
+    "pick_chance", "replay_moves",
+]
+
+CHANCE = -1
+"""``current_player`` at a chance node: the driver picks an outcome."""
+TERMINAL = -2
+"""``current_player`` once the game is over."""
+
+
+class Move:
+    """Marker base class of moves. Subclasses are frozen dataclasses whose
+    ``__str__`` is the text form the game's ``parse_move`` reads back."""
+
+    __slots__ = ()
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    SCORE_LIMIT = "score_limit"      # Undercut: a score reached 10 (U-12)
+    TARGET = "target"                # Bag of Ice: a total reached the target (B-6)
+    STASH_EMPTY = "stash_empty"      # Bottoms Up: stash empty at a turn start (BU-10)
+    FINISHED = "finished"            # a tool session closed by the user
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: why, who won (seats; several on a shared win), scores."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "detail": self.detail,
+        }
+
+
+class State(ABC):
+    """A game position. Immutable: every change makes a new state."""
+
+    game: ClassVar[str] = ""
+
+    # --- who acts
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat index of the player to act, ``CHANCE`` or ``TERMINAL``."""
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    # --- moves
+    @abstractmethod
+    def legal_moves(self) -> Sequence[Move]:
+        """Every legal move (at a chance node: the outcomes' moves)."""
+
+    def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
+        """``(move, probability)`` at a chance node; empty elsewhere."""
+        return []
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """The move a text form names; ``InvalidMoveError`` if it names none."""
+
+    @abstractmethod
+    def apply(self, move: Move) -> "State":
+        """A new state with ``move`` played; ``IllegalMoveError`` if not allowed."""
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.apply(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def forced_move(self) -> Move | None:
+        """A player move the rules apply without asking (a choice with one
+        legal option, U-6, BU-13), or ``None``. The app applies it at once and
+        undo steps back over it."""
+        return None
+
+    def apply_text(self, text: str) -> "State":
+        return self.apply(self.parse_move(text))
+
+    # --- results
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Current score of every seat."""
+
+    def outcome(self) -> Outcome | None:
+        """The end of the game, or ``None`` while it goes on."""
+        return None
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole position as plain JSON (what ``companion replay --json`` prints)."""
+
+    def describe(self, move: Move) -> str:
+        """One line for a log or a screen, in this position's terms."""
+        return str(move)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How to start a game: its record name, screen title and constructor."""
+
+    name: str
+    title: str
+    new: Callable[[dict[str, Any]], State]
+    min_players: int = 1
+    max_players: int = 1
+    summary: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+
+def pick_chance(state: State, rng: random.Random) -> Move:
+    """The driver's pick at a chance node, with exact integer weights.
+
+    The only place randomness enters: the engines never hold a generator.
+    """
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise IllegalMoveError("not a chance node")
+    denom = math.lcm(*(p.denominator for _, p in outcomes))
+    weights = [int(p * denom) for _, p in outcomes]
+    r = rng.randrange(sum(weights))
+    for (move, _), w in zip(outcomes, weights):
+        if r < w:
+            return move
+        r -= w
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def replay_moves(state: State, texts: Iterable[str]) -> State:
+    """Apply move texts in order; errors say which move (1-based) failed."""
+    for i, text in enumerate(texts, 1):
+        try:
+            state = state.apply(state.parse_move(text))
+        except (InvalidMoveError, IllegalMoveError) as e:
+            raise type(e)(f"move {i} ({text!r}): {e}") from None
+    return state

@@ -1,0 +1,238 @@
+"""The journal: an append-only SQLite log of every session's events.
+
+* WAL mode and ``synchronous=FULL`` on every connection, so a committed
+  event survives a power cut; ``append`` returns only after the commit, and
+  the app confirms on screen only after ``append`` returns.
+* Append-only: triggers refuse UPDATE and DELETE. A session is the fold of
+  its events; undo is an appended ``undo`` event.
+* A file that is not a companion journal (corrupt, foreign SQLite, any other
+  file) raises ``NotAJournalError`` and is never written to.
+
+Schema (version ``SCHEMA_VERSION``)::
+
+    events(seq INTEGER PRIMARY KEY, session INTEGER, time TEXT, type TEXT,
+           payload TEXT JSON, schema INTEGER)
+
+A session starts with a ``start`` event (payload ``{"game", "setup"}``)
+whose ``seq`` is the session id; its later events carry that id in
+``session``. Other types: ``move``, ``undo``, ``end`` (see records.py).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from .errors import JournalWriteError, NotAJournalError
+from .records import Event
+
+APPLICATION_ID = 0x50594443  # "PYDC"
+SCHEMA_VERSION = 1
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE events(
+    seq INTEGER PRIMARY KEY,
+    session INTEGER NOT NULL,
+    time TEXT NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    schema INTEGER NOT NULL
+);
+CREATE INDEX events_session ON events(session, seq);
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+"""
+
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def default_path() -> str:
+    """``$STATE_DIRECTORY`` (systemd), else ``$XDG_STATE_HOME/companion``, else ``~/.local/state/companion``."""
+    base = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if not base:
+        xdg = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+        base = os.path.join(xdg, "companion")
+    return os.path.join(base, "journal.db")
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    game: str
+    setup: dict[str, Any]
+    created: str
+    last_time: str
+    events: int
+    ended: bool
+
+
+def check_file(path: str) -> None:
+    """Refuse (``NotAJournalError``) a file that is not an SQLite database at all.
+
+    Whether an SQLite file is ours is asked through SQLite (``PRAGMA
+    application_id``), never from the raw header: in WAL mode the newest
+    header may still be in the ``-wal`` file after a power cut.
+    """
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise NotAJournalError(f"cannot read {path}: {e.strerror}") from None
+    if not head.startswith(SQLITE_MAGIC):
+        raise NotAJournalError(f"{path} is not a companion journal (not an SQLite file); it was left untouched")
+
+
+class Journal:
+    """The durable log. One connection, used by the app loop's thread.
+
+    >>> j = Journal(":memory:")
+    >>> sid = j.start_session("die", {})
+    >>> j.append(sid, "move", {"move": "roll"}).seq
+    2
+    """
+
+    def __init__(self, path: str, *, clock: Callable[[], str] = utc_now):
+        self.path = path
+        self.clock = clock
+        if path != ":memory:":
+            check_file(path)
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._init_schema()  # reads first: a foreign file is refused before anything is written
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+        except sqlite3.DatabaseError as e:
+            self._close_quietly()
+            raise NotAJournalError(f"{path} is not a usable companion journal ({e}); it was left untouched") from None
+
+    def _close_quietly(self) -> None:
+        try:
+            self._db.close()
+        except Exception:
+            pass
+
+    def _init_schema(self) -> None:
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if app_id == 0 and not tables:
+            # A new file: schema and identity are written before WAL is switched
+            # on, so they are in the main file's header from the start.
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + f"PRAGMA application_id={APPLICATION_ID};"
+                             f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+            return
+        if app_id != APPLICATION_ID or "events" not in tables:
+            raise NotAJournalError(
+                f"{self.path} is an SQLite file of another program (application id {app_id:#x}); "
+                "it was left untouched")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise NotAJournalError(
+                f"{self.path} was written by a newer companion (schema {version}); it was left untouched")
+        ok = db.execute("PRAGMA quick_check").fetchone()[0]
+        if ok != "ok":
+            raise NotAJournalError(f"{self.path} is damaged ({ok}); it was left untouched")
+
+    # ------------------------------------------------------------ writing
+
+    def _insert(self, rows: Iterable[tuple[int | None, str, dict[str, Any]]]) -> list[Event]:
+        """Insert rows (session or None for a new session's start) in one transaction."""
+        db = self._db
+        out: list[Event] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            (seq,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+            for session, typ, data in rows:
+                seq += 1
+                t = self.clock()
+                db.execute("INSERT INTO events(seq, session, time, type, payload, schema) VALUES (?,?,?,?,?,?)",
+                           (seq, seq if session is None else session, t, typ,
+                            json.dumps(data, separators=(",", ":")), SCHEMA_VERSION))
+                out.append(Event(seq, typ, dict(data), t))
+            db.execute("COMMIT")
+        except sqlite3.Error as e:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise JournalWriteError(_write_reason(e)) from None
+        return out
+
+    def start_session(self, game: str, setup: dict[str, Any]) -> int:
+        """Durably start a session; its id is the seq of its ``start`` event."""
+        return self._insert([(None, "start", {"game": game, "setup": setup})])[0].seq
+
+    def append(self, session: int, type: str, data: dict[str, Any]) -> Event:
+        """Durably append one event; returns after the commit."""
+        return self._insert([(session, type, data)])[0]
+
+    def append_many(self, session: int, items: Sequence[tuple[str, dict[str, Any]]]) -> list[Event]:
+        """Durably append several events in one transaction (all or none)."""
+        return self._insert([(session, t, d) for t, d in items])
+
+    # ------------------------------------------------------------ reading
+
+    def events(self, session: int) -> list[Event]:
+        """The session's events after its ``start``, in order."""
+        rows = self._db.execute(
+            "SELECT seq, type, payload, time FROM events WHERE session=? AND seq<>? ORDER BY seq",
+            (session, session)).fetchall()
+        return [Event(seq, typ, json.loads(payload), t) for seq, typ, payload, t in rows]
+
+    def session(self, session: int) -> SessionInfo:
+        for s in self.sessions(where_id=session):
+            return s
+        raise KeyError(session)
+
+    def sessions(self, *, where_id: int | None = None) -> list[SessionInfo]:
+        """Every session, newest first."""
+        q = ("SELECT s.seq, s.payload, s.time, MAX(e.time), COUNT(e.seq) - 1,"
+             " SUM(e.type = 'end') FROM events s JOIN events e ON e.session = s.seq"
+             " WHERE s.type = 'start'")
+        args: tuple = ()
+        if where_id is not None:
+            q += " AND s.seq = ?"
+            args = (where_id,)
+        q += " GROUP BY s.seq ORDER BY s.seq DESC"
+        out = []
+        for sid, payload, created, last, n, ended in self._db.execute(q, args):
+            p = json.loads(payload)
+            out.append(SessionInfo(sid, p["game"], p.get("setup", {}), created, last, n, bool(ended)))
+        return out
+
+    def count(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+    def integrity(self) -> str:
+        return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+    def close(self) -> None:
+        self._close_quietly()
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _write_reason(e: sqlite3.Error) -> str:
+    msg = str(e).lower()
+    if "full" in msg:
+        return "the journal's disk is full: this play was not recorded"
+    if "readonly" in msg or "read-only" in msg:
+        return "the journal is read-only: this play was not recorded"
+    return f"the journal could not record this play ({e})"

@@ -1,0 +1,117 @@
+"""The app loop: the one thread that owns the app state.
+
+Every input source puts ``Key`` events on one queue. The loop takes them one
+at a time, lets the app handle each, and hands the new frame to the display.
+
+* Idle blank: after ``idle_blank_s`` without input the display is blanked
+  (OLED burn-in); the press that wakes it does nothing else.
+* Watchdog: ``heartbeat()`` is called on every loop turn, so a stuck loop
+  stops the pings (systemd then restarts the unit).
+* ``stop`` (a ``threading.Event``) ends the loop; SIGTERM sets it.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .io import Display, Key
+from .ui.app import App
+
+STOP = object()  # put on the queue to end the loop from another thread
+
+
+@dataclass
+class Call:
+    """Run ``fn(app)`` on the loop's thread (the only one that touches the app)
+    and deliver its result, or its exception, through ``future``.
+
+    This is how other threads (the serial console) read or change the app::
+
+        call = Call(lambda app: app.screen_text())
+        inputs.put(call)
+        text = call.future.result(timeout=2)
+    """
+
+    fn: Callable[[Any], Any]
+    future: Future = field(default_factory=Future)
+    redraw: bool = True
+
+
+class Loop:
+    def __init__(self, app: App, display: Display, inputs: "queue.Queue", *,
+                 idle_blank_s: float = 300, clock: Callable[[], float] = time.monotonic,
+                 heartbeat: Callable[[], None] | None = None, tick_s: float = 1.0):
+        self.app = app
+        self.display = display
+        self.inputs = inputs
+        self.idle_blank_s = idle_blank_s
+        self.clock = clock
+        self.heartbeat = heartbeat or (lambda: None)
+        self.tick_s = tick_s
+        self.blanked = False
+        self.last_input = clock()
+        self.stop = threading.Event()
+        self.display_errors = 0
+        self.last_display_error = ""
+
+    def show(self) -> None:
+        frame = self.app.frame()
+        try:
+            self.display.show(frame)
+            self.display_errors = 0
+        except Exception as e:  # the display is a boundary: an I2C glitch, a loose cable
+            # Keep running; the next tick redraws (adapters raise OSError, but a
+            # driver's own error type must not stop the table either).
+            self.display_errors += 1
+            self.last_display_error = f"{type(e).__name__}: {e}"
+
+    def step(self, key: Key | None) -> None:
+        """One loop turn: a key (or None for a timeout tick)."""
+        now = self.clock()
+        if key is not None:
+            self.last_input = now
+            if self.blanked:
+                self.blanked = False  # the waking press does nothing else
+                self.show()
+                return
+            self.app.handle(key)
+            self.show()
+        elif self.display_errors:
+            self.show()
+        if (not self.blanked and self.idle_blank_s and now - self.last_input >= self.idle_blank_s):
+            try:
+                self.display.blank()
+                self.blanked = True
+            except Exception:
+                self.display_errors += 1
+
+    def run(self) -> None:
+        self.show()
+        while not self.stop.is_set():
+            self.heartbeat()
+            try:
+                item = self.inputs.get(timeout=self.tick_s)
+            except queue.Empty:
+                item = None
+            if item is STOP:
+                break
+            if isinstance(item, Call):
+                self.call(item)
+            else:
+                self.step(item)
+
+    def call(self, item: Call) -> None:
+        if not item.future.set_running_or_notify_cancel():
+            return
+        try:
+            result = item.fn(self.app)
+        except BaseException as e:  # delivered to the caller, never kills the loop
+            item.future.set_exception(e)
+        else:
+            item.future.set_result(result)
+        if item.redraw and not self.blanked:
+            self.show()

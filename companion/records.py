@@ -1,0 +1,226 @@
+"""Game records: JSON lines of a session's events, the same for every game.
+
+The format is specified in ``docs/records.md`` (version ``RECORD_VERSION``).
+In short::
+
+    {"format": "pyramid-companion-record", "version": 1, "game": "bag_of_ice", "setup": {...}}
+    {"seq": 1, "type": "move", "move": "roll"}
+    {"seq": 2, "type": "move", "move": "face S/M"}
+    {"seq": 3, "type": "undo", "undoes": 2}
+
+A session is a fold of its events: ``move`` applies a move text to the
+current state, ``undo`` takes back the latest move still in effect (and
+names its ``seq`` as a check), ``end`` closes the session early.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator, Sequence
+
+from .engine import State
+from .errors import CompanionError, IllegalMoveError, InvalidMoveError, RecordError, SetupError
+
+FORMAT = "pyramid-companion-record"
+RECORD_VERSION = 1
+EVENT_TYPES = ("move", "undo", "end")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a session: ``type`` is ``move``, ``undo`` or ``end``."""
+
+    seq: int
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    time: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seq": self.seq, "type": self.type, **self.data}
+        if self.time is not None:
+            out["time"] = self.time
+        return out
+
+
+@dataclass
+class Fold:
+    """The running fold of a session's events: states after each effective move.
+
+    ``states[0]`` is the start; ``states[-1]`` the current position. ``moves``
+    holds ``(seq, move_text)`` of every move in effect; ``undone`` the seqs
+    taken back (they stay in the history).
+    """
+
+    states: list[State]
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
+    ended: bool = False
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    def apply(self, event: Event) -> None:
+        """Fold one more event in; raises a ``CompanionError`` and changes nothing if it does not fit."""
+        if self.ended:
+            raise RecordError("event after the session ended")
+        if event.type == "move":
+            text = event.data.get("move")
+            if not isinstance(text, str):
+                raise RecordError("a move event needs a \"move\" text")
+            state = self.state
+            new = state.apply(state.parse_move(text))
+            self.states.append(new)
+            self.moves.append((event.seq, text))
+        elif event.type == "undo":
+            if not self.moves:
+                raise IllegalMoveError("nothing to undo")
+            target = event.data.get("undoes")
+            last_seq = self.moves[-1][0]
+            if target is not None and target != last_seq:
+                raise IllegalMoveError(
+                    f"undo names event {target}, but the latest move in effect is event {last_seq}")
+            self.moves.pop()
+            self.states.pop()
+            self.undone.append(last_seq)
+        elif event.type == "end":
+            self.ended = True
+        else:
+            raise RecordError(f"unknown event type {event.type!r} (known: {', '.join(EVENT_TYPES)})")
+
+
+def new_state(game: str, setup: dict[str, Any]) -> State:
+    from . import games
+    return games.spec(game).new(setup)
+
+
+def fold(game: str, setup: dict[str, Any], events: Iterable[Event]) -> Fold:
+    f = Fold(states=[new_state(game, setup)])
+    for e in events:
+        f.apply(e)
+    return f
+
+
+# ---------------------------------------------------------------- files
+
+
+@dataclass
+class Record:
+    game: str
+    setup: dict[str, Any]
+    events: list[Event]
+    header: dict[str, Any] = field(default_factory=dict)
+    lines: list[int] = field(default_factory=list)  # line number of each event
+
+
+def header_json(game: str, setup: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"format": FORMAT, "version": RECORD_VERSION, "game": game, "setup": setup, **extra}
+
+
+def dumps(game: str, setup: dict[str, Any], events: Sequence[Event], **extra: Any) -> str:
+    """A record as text: header line, then one line per event."""
+    lines = [json.dumps(header_json(game, setup, **extra), sort_keys=False)]
+    lines += [json.dumps(e.to_json()) for e in events]
+    return "\n".join(lines) + "\n"
+
+
+def parse_lines(lines: Iterable[str]) -> Record:
+    """Read a record; ``RecordError`` names the line of anything malformed."""
+    header: dict[str, Any] | None = None
+    events: list[Event] = []
+    numbers: list[int] = []
+    last_seq = 0
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not JSON ({e.msg})", n) from None
+        if not isinstance(obj, dict):
+            raise RecordError("each line must be a JSON object", n)
+        if header is None:
+            if obj.get("format") != FORMAT:
+                raise RecordError(f"not a game record (first line needs \"format\": \"{FORMAT}\")", n)
+            v = obj.get("version")
+            if not isinstance(v, int) or v < 1:
+                raise RecordError("the header needs an integer \"version\"", n)
+            if v > RECORD_VERSION:
+                raise RecordError(f"record version {v} is newer than this companion reads ({RECORD_VERSION})", n)
+            if not isinstance(obj.get("game"), str):
+                raise RecordError("the header needs a \"game\" name", n)
+            if not isinstance(obj.get("setup", {}), dict):
+                raise RecordError("\"setup\" must be an object", n)
+            header = obj
+            continue
+        typ = obj.get("type")
+        if typ not in EVENT_TYPES:
+            raise RecordError(f"unknown event type {typ!r} (known: {', '.join(EVENT_TYPES)})", n)
+        seq = obj.get("seq", last_seq + 1)
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq <= last_seq:
+            raise RecordError(f"\"seq\" must be an integer above {last_seq}", n)
+        last_seq = seq
+        data = {k: v for k, v in obj.items() if k not in ("seq", "type", "time")}
+        time = obj.get("time")
+        events.append(Event(seq, typ, data, time if isinstance(time, str) else None))
+        numbers.append(n)
+    if header is None:
+        raise RecordError("empty record: no header line", 1)
+    return Record(header["game"], header.get("setup", {}), events, header, numbers)
+
+
+def read(path: str) -> Record:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_lines(f)
+    except UnicodeDecodeError:
+        raise RecordError("the file is not UTF-8 text") from None
+
+
+@dataclass
+class ReplayResult:
+    record: Record
+    fold: Fold
+
+    def to_json(self) -> dict[str, Any]:
+        state = self.fold.state
+        outcome = state.outcome()
+        return {
+            "ok": True,
+            "format": FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.record.game,
+            "events": len(self.record.events),
+            "moves_in_effect": len(self.fold.moves),
+            "undone": self.fold.undone,
+            "ended": self.fold.ended,
+            "terminal": state.is_terminal(),
+            "current_player": state.current_player,
+            "scores": list(state.scores()),
+            "outcome": outcome.to_json() if outcome else None,
+            "state": state.to_json(),
+        }
+
+
+def replay(record: Record) -> ReplayResult:
+    """Fold a whole record; the first event that does not fit raises
+    ``RecordError`` with its line number and the rules' reason."""
+    try:
+        f = Fold(states=[new_state(record.game, record.setup)])
+    except SetupError as e:
+        raise RecordError(f"bad setup: {e}", record.lines[0] - 1 if record.lines else 1) from None
+    for event, line in zip(record.events, record.lines):
+        try:
+            f.apply(event)
+        except RecordError as e:
+            raise RecordError(e.reason, line) from None
+        except (InvalidMoveError, IllegalMoveError, CompanionError) as e:
+            raise RecordError(f"event {event.seq}: {e}", line) from None
+    return ReplayResult(record, f)
+
+
+def iter_events(objs: Iterable[dict[str, Any]]) -> Iterator[Event]:
+    for o in objs:
+        yield Event(o["seq"], o["type"], {k: v for k, v in o.items() if k not in ("seq", "type", "time")},
+                    o.get("time"))

@@ -1,0 +1,184 @@
+"""A session: one game (or tool) being played, backed by the journal.
+
+``Session.play`` checks a move against the current state (pure), makes the
+event durable in the journal, and only then folds it in: an event is on disk
+before any screen confirms it, and a move the rules refuse or the disk cannot
+record changes nothing.
+
+Chance outcomes are picked by the session's injected ``random.Random`` when
+the setup says the device draws (virtual die/bag); otherwise the table enters
+them like any other move.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import Move, State, pick_chance
+from .errors import IllegalMoveError
+from .journal import Journal
+from .records import Event, Fold, dumps, new_state
+
+# Setup keys whose value "physical" means the table, not the device, draws.
+PHYSICAL_KEYS = ("bag", "die", "secret")
+
+
+def device_draws(setup: dict[str, Any]) -> bool:
+    """True unless the setup says the table draws physically (U-15, B-8, BU-3)."""
+    return not any(setup.get(k) == "physical" for k in PHYSICAL_KEYS)
+
+
+@dataclass
+class HistoryLine:
+    seq: int
+    text: str
+    line: str
+    undone: bool
+    time: str | None
+
+
+class Session:
+    """A journal-backed fold of one session's events."""
+
+    def __init__(self, journal: Journal, session_id: int, game: str, setup: dict[str, Any],
+                 rng: random.Random, events: list[Event] | None = None):
+        self.journal = journal
+        self.id = session_id
+        self.game = game
+        self.setup = setup
+        self.rng = rng
+        self.auto_chance = device_draws(setup)
+        self.fold = Fold(states=[new_state(game, setup)])
+        self.events: list[Event] = []
+        for e in events or ():
+            self.fold.apply(e)
+            self.events.append(e)
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def start(cls, journal: Journal, game: str, setup: dict[str, Any], rng: random.Random) -> "Session":
+        new_state(game, setup)  # validate before anything is written (SetupError)
+        sid = journal.start_session(game, setup)
+        s = cls(journal, sid, game, setup, rng)
+        s.advance()
+        return s
+
+    @classmethod
+    def resume(cls, journal: Journal, session_id: int, rng: random.Random) -> "Session":
+        info = journal.session(session_id)
+        return cls(journal, session_id, info.game, info.setup, rng, journal.events(session_id))
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def state(self) -> State:
+        return self.fold.state
+
+    @property
+    def ended(self) -> bool:
+        return self.fold.ended
+
+    @property
+    def finished(self) -> bool:
+        return self.fold.ended or self.state.is_terminal()
+
+    def waiting_for_device(self, state: State | None = None) -> bool:
+        """The position waits on something the app resolves alone."""
+        st = state or self.state
+        return (st.is_chance_node() and self.auto_chance) or st.forced_move() is not None
+
+    # ------------------------------------------------------------ playing
+
+    def play(self, move: Move | str) -> State:
+        """Check and apply one move, then what the device resolves alone
+        (virtual draws, forced moves); all of it is made durable in one
+        transaction before the new state is taken. Refused: nothing changes."""
+        if self.fold.ended:
+            raise IllegalMoveError("this session has ended")
+        st = self.state
+        m = st.parse_move(move) if isinstance(move, str) else move
+        new = st.apply(m)  # raises and changes nothing if illegal
+        self._commit([(str(m), new)] + self._device_steps(new))
+        return self.state
+
+    def advance(self) -> None:
+        """Apply device-resolved steps from the current position, if any."""
+        steps = self._device_steps(self.state)
+        if steps:
+            self._commit(steps)
+
+    def _device_steps(self, st: State, limit: int = 10_000) -> list[tuple[str, State]]:
+        """The virtual chance outcomes and forced moves that follow ``st`` (pure
+        but for the injected generator's picks)."""
+        out: list[tuple[str, State]] = []
+        for _ in range(limit):
+            if st.is_terminal():
+                break
+            if st.is_chance_node() and self.auto_chance:
+                m = pick_chance(st, self.rng)
+            elif (fm := st.forced_move()) is not None:
+                m = fm
+            else:
+                break
+            st = st.apply(m)
+            out.append((str(m), st))
+        return out
+
+    def _commit(self, steps: list[tuple[str, State]]) -> None:
+        events = self.journal.append_many(self.id, [("move", {"move": text}) for text, _ in steps])  # durable first
+        for event, (text, state) in zip(events, steps):
+            self.fold.states.append(state)
+            self.fold.moves.append((event.seq, text))
+            self.events.append(event)
+
+    def undo(self) -> list[int]:
+        """Undo the last player decision: every chance outcome and forced move
+        after it, and the decision itself, in one durable transaction.
+        Returns the undone seqs (they stay in the history)."""
+        if not self.fold.moves:
+            raise IllegalMoveError("nothing to undo")
+        n = 0
+        states = self.fold.states
+        while n < len(self.fold.moves):
+            n += 1
+            before = states[-1 - n]
+            if not self.waiting_for_device(before) or len(states) - 1 - n == 0:
+                break
+        targets = [seq for seq, _ in self.fold.moves[-n:]][::-1]
+        events = self.journal.append_many(self.id, [("undo", {"undoes": t}) for t in targets])
+        for e in events:
+            self.fold.apply(e)
+            self.events.append(e)
+        self.advance()  # only does something back at the very start (e.g. a random start pick)
+        return targets
+
+    def end(self, reason: str = "closed") -> None:
+        if not self.fold.ended:
+            e = self.journal.append(self.id, "end", {"reason": reason})
+            self.fold.apply(e)
+            self.events.append(e)
+
+    # ------------------------------------------------------------ history
+
+    def history(self) -> list[HistoryLine]:
+        """Every move ever played, undone ones marked, described in context."""
+        undone = set(self.fold.undone)
+        out: list[HistoryLine] = []
+        # Re-fold to describe each move in the position it was played in.
+        stack: list[State] = [new_state(self.game, self.setup)]
+        for e in self.events:
+            if e.type == "move":
+                st = stack[-1]
+                m = st.parse_move(e.data["move"])
+                out.append(HistoryLine(e.seq, e.data["move"], st.describe(m), e.seq in undone, e.time))
+                stack.append(st.apply(m))
+            elif e.type == "undo":
+                stack.pop()
+        return out
+
+    def record_text(self) -> str:
+        """This session as a game record (docs/records.md)."""
+        info = self.journal.session(self.id)
+        return dumps(self.game, self.setup, self.events, session=self.id, created=info.created)

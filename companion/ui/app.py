@@ -1,0 +1,151 @@
+"""The app: a stack of screens over the journal, driven by logical keys.
+
+One thread owns an ``App``: it calls ``handle(key)`` for each input event and
+``frame()`` for the picture to show. Nothing here knows where keys come from
+or where frames go (GPIO and OLED, terminal simulator, serial console).
+
+Global keys: a hold of BACK on a game screen asks to undo the last decision
+(unlimited, with a confirm); a refused action shows its reason in a message
+and changes nothing.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from PIL import Image
+
+from ..config import Settings, save as save_settings
+from ..errors import CompanionError, JournalWriteError
+from ..io import Key
+from ..journal import Journal
+from ..session import Session
+from .draw import Canvas
+from .widgets import Confirm, Message, Screen
+
+
+class App:
+    def __init__(self, journal: Journal, settings: Settings | None = None, *,
+                 rng: random.Random | None = None, settings_path: str | None = None):
+        self.journal = journal
+        self.settings = settings or Settings()
+        self.settings_path = settings_path
+        seed = self.settings.seed_value()
+        self.rng = rng or random.Random(seed)
+        self.stack: list[Screen] = []
+        self.frames = 0
+        self.last_error: str | None = None
+        from .screens import MainMenu  # the screens import the app's widgets
+        self.push(MainMenu())
+
+    # ------------------------------------------------------------ screen stack
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def push(self, screen: Screen) -> None:
+        self.stack.append(screen)
+        screen.on_show(self)
+
+    def pop(self) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+            self.top.on_show(self)
+
+    def replace(self, screen: Screen) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.push(screen)
+
+    def home(self) -> None:
+        del self.stack[1:]
+        self.top.on_show(self)
+
+    def message(self, text: str, *, title: str = "", then: Callable[["App"], Any] | None = None) -> None:
+        self.push(Message(text, title=title, then=then))
+
+    def confirm(self, question: str, on_yes: Callable[["App"], Any], **kw: Any) -> None:
+        self.push(Confirm(question, on_yes, **kw))
+
+    # ------------------------------------------------------------ sessions
+    def start_session(self, game: str, setup: dict[str, Any]) -> Session:
+        return Session.start(self.journal, game, setup, self.rng)
+
+    def resume_session(self, session_id: int) -> Session:
+        return Session.resume(self.journal, session_id, self.rng)
+
+    def unfinished(self) -> list[int]:
+        """Ids of sessions that can be resumed, newest first."""
+        out = []
+        for info in self.journal.sessions():
+            if info.ended:
+                continue
+            try:
+                s = self.resume_session(info.id)
+            except CompanionError:
+                continue
+            if not s.finished:
+                out.append(info.id)
+        return out
+
+    def save_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        if self.settings_path:
+            save_settings(settings, self.settings_path)
+
+    # ------------------------------------------------------------ events
+    def handle(self, key: Key) -> None:
+        """One input event. Errors the user caused become a message."""
+        try:
+            self.top.on_key(key, self)
+        except JournalWriteError as e:
+            self.last_error = str(e)
+            self.message(f"{e}. Nothing was changed.", title="Not saved")
+        except CompanionError as e:
+            self.last_error = str(e)
+            self.message(str(e), title="Not allowed")
+
+    def frame(self) -> Image.Image:
+        c = Canvas()
+        self.top.render(c)
+        self.frames += 1
+        return c.image
+
+    def screen_text(self) -> str:
+        return frame_to_text(self.frame())
+
+
+def frame_to_text(img: Image.Image) -> str:
+    """The frame as text art, two pixel rows per line (half blocks)."""
+    w, h = img.size
+    px = img.load()
+    lines = []
+    for y in range(0, h, 2):
+        row = []
+        for x in range(w):
+            top = px[x, y]
+            bot = px[x, y + 1] if y + 1 < h else 0
+            row.append("\u2588" if top and bot else "\u2580" if top else "\u2584" if bot else " ")
+        lines.append("".join(row).rstrip())
+    return "\n".join(lines)
+
+
+_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
+         (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+
+
+def braille(image: Image.Image) -> list[str]:
+    """A 1-bit frame as braille text: 2x4 pixels per character (128x64 -> 16 lines of 64)."""
+    px = image.convert("1").load()
+    w, h = image.size
+    lines = []
+    for y in range(0, h, 4):
+        row = []
+        for x in range(0, w, 2):
+            bits = 0
+            for dx, dy, bit in _DOTS:
+                if x + dx < w and y + dy < h and px[x + dx, y + dy]:
+                    bits |= bit
+            row.append(chr(0x2800 + bits))
+        lines.append("".join(row))
+    return lines

@@ -1,0 +1,98 @@
+"""``SessionScreen``: the base of every screen that plays a session.
+
+It gives each game the same handling of the shared keys:
+
+* hold BACK: undo the last decision (asks first; unlimited; random draws
+  included; an undone draw stays visible in the history);
+* BACK: the session menu (the game's own items, History, Undo, Leave);
+* a move the rules refuse: its reason in a message, nothing changed.
+
+A game screen subclasses it, draws ``render`` and handles the other keys,
+calling ``self.play(app, move_text)``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..io import Key
+from ..session import Session
+from .draw import Canvas
+from .widgets import Item, Menu, Screen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+
+
+class SessionScreen(Screen):
+    def __init__(self, session: Session):
+        self.session = session
+
+    @property
+    def state(self):
+        return self.session.state
+
+    def play(self, app: "App", move) -> None:
+        """Play a move (text or Move); refusals reach the user as a message."""
+        self.session.play(move)
+        self.after_play(app)
+
+    def after_play(self, app: "App") -> None:
+        """Hook: e.g. show a result screen. Default: nothing."""
+
+    def menu_items(self, app: "App") -> list[Item]:
+        """The game's own entries of the session menu."""
+        return []
+
+    def ask_undo(self, app: "App") -> None:
+        if not self.session.fold.moves:
+            app.message("Nothing to undo yet.")
+            return
+        last = self.session.history()
+        shown = next((h.line for h in reversed(last) if not h.undone), "")
+        app.confirm(f"Undo: {shown}?", self._undo)
+
+    def _undo(self, app: "App") -> None:
+        undone = self.session.undo()
+        app.message(f"Undone ({len(undone)} event{'s' if len(undone) != 1 else ''}).", title="Undo",
+                    then=lambda a: self.after_undo(a))
+
+    def after_undo(self, app: "App") -> None:
+        """Hook after an undo (default: nothing)."""
+
+    def open_menu(self, app: "App") -> None:
+        items = self.menu_items(app) + [
+            Item("Back to game", lambda a: a.pop()),
+            Item("History", lambda a: a.push(history_screen(self.session))),
+            Item("Undo last", lambda a: (a.pop(), self.ask_undo(a))),
+            Item("Leave (kept)", lambda a: a.home()),
+            Item("End session", lambda a: a.confirm("End this session for good?", self._end)),
+        ]
+        app.push(Menu(self.session_title(), items))
+
+    def _end(self, app: "App") -> None:
+        self.session.end("ended by the players")
+        app.home()
+
+    def session_title(self) -> str:
+        return f"#{self.session.id} menu"
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.HOLD_BACK:
+            self.ask_undo(app)
+        elif key == Key.BACK:
+            self.open_menu(app)
+        else:
+            self.on_game_key(key, app)
+
+    def on_game_key(self, key: Key, app: "App") -> None:
+        """Override: the game's own keys."""
+
+
+def history_screen(session: Session) -> Screen:
+    """Every move of the session, newest first; undone ones marked with x."""
+    def items() -> list[Item]:
+        out = []
+        for h in reversed(session.history()):
+            out.append(Item(("x " if h.undone else "") + h.line))
+        return out or [Item("(no moves yet)")]
+    return Menu(f"History #{session.id}", items, on_select=lambda app, it: app.message(it.label))

@@ -1,0 +1,154 @@
+"""Building blocks the game screens share: setup flows, choices, score boards.
+
+* ``choose(app, title, options, on_pick)``: a menu of ``(label, value)``;
+  OK picks (the menu closes first), BACK cancels.
+* ``PlayersSetup``: how many players, then their names (defaults from
+  Settings, each editable), then ``on_done(app, names)``.
+* ``OptionsSetup``: a list of named options, each cycling through its
+  values with OK, and a final "Start" item.
+* ``draw_scoreboard``: every player's score in large digits (16 px).
+* ``piece_label`` / ``pieces_text``: short text of pieces for 128 px rows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..pieces import Piece
+from .draw import CHAR_W, HEIGHT, TITLE_H, WIDTH, Canvas, fit
+from .widgets import Item, Menu, NumberPicker, TextEntry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+
+
+def choose(app: "App", title: str, options: Sequence[tuple[str, Any]],
+           on_pick: Callable[["App", Any], Any], *, index: int = 0, footer: str = "") -> None:
+    """Push a menu of options; picking one pops it and calls ``on_pick(app, value)``."""
+    def pick(a: "App", it: Item) -> None:
+        a.pop()
+        on_pick(a, it.value)
+    app.push(Menu(title, [Item(label, value=value) for label, value in options], on_select=pick,
+                  index=index, footer=footer))
+
+
+def player_defaults(app: "App", n: int) -> list[str]:
+    saved = list(app.settings.players)
+    return [saved[i] if i < len(saved) else f"P{i + 1}" for i in range(n)]
+
+
+class PlayersSetup(Menu):
+    """Names of ``n`` players: each row opens a name entry; "Start" finishes."""
+
+    def __init__(self, title: str, names: list[str], on_done: Callable[["App", list[str]], Any],
+                 *, done_label: str = "Next >"):
+        self.names = names
+        self.done = on_done
+        self.done_label = done_label
+        super().__init__(title, self._rows)
+
+    def _rows(self) -> list[Item]:
+        rows = [Item(f"{i + 1}. {n}", (lambda app, i=i: self._edit(app, i))) for i, n in enumerate(self.names)]
+        return [Item(self.done_label, self._finish)] + rows
+
+    def _edit(self, app: "App", i: int) -> None:
+        def set_name(a: "App", name: str) -> None:
+            if name in self.names[:i] + self.names[i + 1:]:
+                a.message(f"{name} is already playing: pick another name")
+                return
+            self.names[i] = name
+        app.push(TextEntry(f"Player {i + 1}", self.names[i], set_name))
+
+    def _finish(self, app: "App") -> None:
+        self.done(app, list(self.names))
+
+
+def ask_players(app: "App", title: str, lo: int, hi: int, default: int,
+                on_done: Callable[["App", list[str]], Any]) -> None:
+    """Number of players, then their names."""
+    def got_count(a: "App", n: int) -> None:
+        a.push(PlayersSetup(f"{title}: names", player_defaults(a, n), on_done))
+    app.push(NumberPicker(f"{title}: players", default, lo, hi, got_count, hint=f"{lo} to {hi} players"))
+
+
+@dataclass
+class Option:
+    key: str
+    label: str
+    values: list[tuple[str, Any]]  # (shown, value)
+    index: int = 0
+
+    @property
+    def value(self) -> Any:
+        return self.values[self.index][1]
+
+
+class OptionsSetup(Menu):
+    """Options cycling with OK (RIGHT/LEFT too); the first row starts."""
+
+    def __init__(self, title: str, options: list[Option], on_start: Callable[["App", dict[str, Any]], Any],
+                 *, start_label: str = "Start game"):
+        self.options = options
+        self.on_start = on_start
+        self.start_label = start_label
+        super().__init__(title, self._rows)
+
+    def _rows(self) -> list[Item]:
+        rows = [Item(self.start_label, lambda app: self.on_start(app, self.values()))]
+        for o in self.options:
+            rows.append(Item(o.label, (lambda app, o=o: self._cycle(o, 1)), right=o.values[o.index][0]))
+        return rows
+
+    def values(self) -> dict[str, Any]:
+        return {o.key: o.value for o in self.options}
+
+    @staticmethod
+    def _cycle(o: Option, d: int) -> None:
+        o.index = (o.index + d) % len(o.values)
+
+    def on_key(self, key, app: "App") -> None:
+        from ..io import Key
+        if key in (Key.LEFT, Key.RIGHT) and self.index > 0:
+            self._cycle(self.options[self.index - 1], 1 if key == Key.RIGHT else -1)
+            return
+        super().on_key(key, app)
+
+
+def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y: int = TITLE_H,
+                    mark: int | None = None, marks: Sequence[str] = ()) -> None:
+    """Scores in 16 px digits: up to 3 per row, 2 rows (6 players); more use small text.
+
+    ``mark`` underlines one seat (e.g. the start or active player); ``marks``
+    are one-character tags drawn after names.
+    """
+    n = len(names)
+    if n > 6:  # small text, in as many columns as needed (12 players: 2 x 6 with y=0)
+        per_col = max(1, (HEIGHT - y) // 10)
+        cols = -(-n // per_col)
+        chars = (WIDTH // cols) // CHAR_W - 1
+        for i, (name, s) in enumerate(zip(names, scores)):
+            col, row = divmod(i, per_col)
+            x = col * (WIDTH // cols)
+            text = f"{fit(name, chars - 4):<{chars - 4}}{s:>4}"
+            c.text(x + 1, y + row * 10, text, invert=(i == mark))
+        return
+    cols = min(3, n) if n != 4 else 2
+    w = WIDTH // cols
+    rows = (n + cols - 1) // cols
+    h = (HEIGHT - y) // max(rows, 1)
+    for i, (name, s) in enumerate(zip(names, scores)):
+        r, k = divmod(i, cols)
+        x0, y0 = k * w, y + r * h
+        tag = marks[i] if i < len(marks) else ""
+        label = fit(name, w // CHAR_W - 1 - len(tag)) + tag
+        c.text(x0 + 1, y0, label, invert=(i == mark))
+        c.big(x0 + 2, y0 + 10, str(s), 2)
+
+
+def piece_label(p: Piece) -> str:
+    return str(p)
+
+
+def pieces_text(pieces: Sequence[Piece] | Any) -> str:
+    items = sorted(pieces, key=lambda p: (-p.size.pips, p.color.value))
+    return " ".join(str(p) for p in items) if items else "-"

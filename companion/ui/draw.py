@@ -1,0 +1,146 @@
+"""Drawing on the 128x64 1-bit frame: fonts, text, titles, pieces.
+
+Fonts are Pillow's built-in bitmap font (6 px wide, about 8 px cap height),
+the same on every machine, and the same font scaled 2x and 3x for numbers
+that must be read at arm's length (scores are drawn at least 16 px high).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from ..io import HEIGHT, WIDTH
+from ..pieces import Color, Piece, Size
+
+CHAR_W = 6
+LINE_H = 10
+TITLE_H = 11
+ROWS = (HEIGHT - TITLE_H) // LINE_H  # 5 body rows under a title
+
+
+@lru_cache(maxsize=1)
+def font() -> ImageFont.ImageFont:
+    loader = getattr(ImageFont, "load_default_imagefont", None)
+    return loader() if loader else ImageFont.load_default()
+
+
+def new_frame() -> Image.Image:
+    return Image.new("1", (WIDTH, HEIGHT), 0)
+
+
+@lru_cache(maxsize=512)
+def _big_glyphs(text: str, scale: int) -> Image.Image:
+    w = max(1, CHAR_W * len(text))
+    small = Image.new("1", (w, LINE_H), 0)
+    ImageDraw.Draw(small).text((0, -1), text, font=font(), fill=1)
+    return small.resize((w * scale, LINE_H * scale), Image.NEAREST)
+
+
+class Canvas:
+    """A frame plus drawing helpers. ``image`` is the 128x64 mode-"1" frame."""
+
+    def __init__(self, image: Image.Image | None = None):
+        self.image = image or new_frame()
+        self.d = ImageDraw.Draw(self.image)
+
+    # ------------------------------------------------------------ text
+    def text(self, x: int, y: int, s: str, *, invert: bool = False) -> None:
+        if invert:
+            self.d.rectangle((x - 1, y, x + CHAR_W * len(s), y + LINE_H - 1), fill=1)
+        self.d.text((x, y - 1), s, font=font(), fill=0 if invert else 1)
+
+    def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
+        g = _big_glyphs(s, scale)
+        if invert:
+            self.d.rectangle((x, y, x + g.width - 1, y + g.height - 1), fill=1)
+            self.image.paste(0, (x, y), g)
+        else:
+            self.image.paste(1, (x, y), g)
+
+    def center(self, y: int, s: str, *, scale: int = 1) -> None:
+        w = CHAR_W * scale * len(s)
+        x = max(0, (WIDTH - w) // 2)
+        if scale == 1:
+            self.text(x, y, s)
+        else:
+            self.big(x, y, s, scale)
+
+    def title(self, s: str, right: str = "") -> None:
+        """An inverted title bar; ``right`` is a short tag at its end (e.g. 2/7)."""
+        self.d.rectangle((0, 0, WIDTH - 1, TITLE_H - 2), fill=1)
+        room = (WIDTH - 2) // CHAR_W - (len(right) + 1 if right else 0)
+        self.d.text((1, -1), fit(s, room), font=font(), fill=0)
+        if right:
+            self.d.text((WIDTH - 1 - CHAR_W * len(right), -1), right, font=font(), fill=0)
+
+    def row(self, i: int, s: str, *, selected: bool = False, x: int = 7) -> None:
+        """Body row ``i`` (0..ROWS-1) under the title; the selected row gets a
+        solid arrow in the left margin. (An arrow, not an inverted bar: moving
+        the cursor then changes a few columns, not whole pages, on the bus.)"""
+        y = TITLE_H + i * LINE_H
+        if selected:
+            self.d.polygon([(0, y + 1), (4, y + 4), (0, y + 7)], fill=1)
+        self.d.text((x, y - 1), fit(s, (WIDTH - x) // CHAR_W), font=font(), fill=1)
+
+    def lines(self, text: str, y: int = TITLE_H, *, width: int = WIDTH // CHAR_W) -> int:
+        """Word-wrapped text from ``y``; returns the y after the last line."""
+        for line in wrap(text, width):
+            if y > HEIGHT - LINE_H + 1:
+                break
+            self.text(1, y, line)
+            y += LINE_H
+        return y
+
+    def hline(self, y: int) -> None:
+        self.d.line((0, y, WIDTH - 1, y), fill=1)
+
+    def scrollbar(self, first: int, shown: int, total: int) -> None:
+        if total <= shown:
+            return
+        top, h = TITLE_H, HEIGHT - TITLE_H
+        y0 = top + h * first // total
+        y1 = top + max(h * (first + shown) // total, h * first // total + 3)
+        self.d.line((WIDTH - 1, top, WIDTH - 1, HEIGHT - 1), fill=0)
+        self.d.line((WIDTH - 1, y0, WIDTH - 1, min(HEIGHT - 1, y1)), fill=1)
+
+    # ------------------------------------------------------------ pieces
+    def pyramid(self, x: int, y_base: int, size: Size, *, filled: bool = True, scale: int = 1) -> int:
+        """A pyramid seen from the side, base at ``y_base``; returns its width."""
+        h = (6 + 4 * size.pips) * scale
+        w = (4 + 4 * size.pips) * scale
+        pts = [(x, y_base), (x + w // 2, y_base - h), (x + w, y_base)]
+        self.d.polygon(pts, fill=1 if filled else 0, outline=1)
+        return w
+
+    def piece(self, x: int, y_base: int, piece: Piece, *, scale: int = 1) -> int:
+        """A pyramid with its color letter underneath-right; returns the width used."""
+        w = self.pyramid(x, y_base, piece.size, filled=piece.color not in (Color.WHITE, Color.CLEAR),
+                         scale=scale)
+        return w
+
+
+def fit(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: max(0, n - 1)] + "~"
+
+
+def wrap(text: str, width: int) -> list[str]:
+    out: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            while len(word) > width:
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:width])
+                word = word[width:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= width:
+                line += " " + word
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return out

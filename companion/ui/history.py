@@ -1,0 +1,99 @@
+"""The History screen: past sessions per kind (date, players, result) and
+per-name totals (finished games played, games won).
+
+Reached from the main menu. With no sessions it shows the same empty list as
+before. The summaries come from ``companion.export.summaries`` (each session
+folded once and cached until it changes).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..export import GameSummary, name_totals, summaries, title_of
+from .widgets import Item, Menu
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+
+
+def _kinds_in_order() -> list[str]:
+    from ..games import GAMES, TOOLS
+    return [*GAMES, *TOOLS]
+
+
+class HistoryScreen(Menu):
+    """Top level: "Player totals", then one entry per game kind with its count."""
+
+    def __init__(self) -> None:
+        super().__init__("History", self._items)
+        self.sessions: list[GameSummary] = []
+
+    def on_show(self, app: "App") -> None:
+        self.sessions = summaries(app.journal)
+
+    def _items(self) -> list[Item]:
+        if not self.sessions:
+            return [Item("(no sessions yet)")]
+        items = []
+        totals = name_totals(self.sessions)
+        if totals:
+            items.append(Item("Player totals", lambda app: app.push(TotalsScreen(totals))))
+        order = _kinds_in_order()
+        kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
+        for g in kinds:
+            mine = [s for s in self.sessions if s.game == g]
+            items.append(Item(title_of(g), (lambda app, g=g, mine=mine: app.push(KindScreen(g, mine))),
+                              right=str(len(mine))))
+        return items
+
+
+class TotalsScreen(Menu):
+    """Per name: wins/games over finished games, most wins first."""
+
+    def __init__(self, totals) -> None:
+        self.totals = totals
+        super().__init__("Wins/games", [Item(t.name, right=f"{t.wins}/{t.games}") for t in totals])
+
+
+def session_label(s: GameSummary) -> str:
+    players = ",".join(s.players)
+    return f"{s.created[5:10]} {players}" if players else f"{s.created[5:10]} #{s.id}"
+
+
+def session_result(s: GameSummary) -> str:
+    if s.error:
+        return "?"
+    if s.winners:
+        return s.winners[0] if len(s.winners) == 1 else "tie"
+    return "end" if s.finished else "open"
+
+
+class KindScreen(Menu):
+    """The sessions of one kind, newest first: date and players, the winner at the right."""
+
+    def __init__(self, game: str, sessions: list[GameSummary]) -> None:
+        self.game = game
+        self.sessions = sessions
+        super().__init__(title_of(game), [
+            Item(session_label(s), (lambda app, s=s: open_summary(app, s)), right=session_result(s))
+            for s in sessions])
+
+
+def open_summary(app: "App", s: GameSummary) -> None:
+    """One session: result, scores, moves; Resume when it can go on."""
+    from .base import history_screen
+    from .screens import open_session
+    items: list[Item] = []
+    if not s.finished and not s.error:
+        items.append(Item("Resume", lambda a: (a.home(), open_session(a, s.id))))
+    if s.error:
+        items.append(Item(s.error[:40]))
+    else:
+        items.append(Item("Moves", lambda a: a.push(history_screen(a.resume_session(s.id)))))
+    if s.winners:
+        items.append(Item("Winner: " + ", ".join(s.winners)))
+    for name, score in zip(s.players, s.scores):
+        items.append(Item(name, right=str(score)))
+    items.append(Item(f"{s.date}"))
+    items.append(Item(f"{s.moves} moves" + (", ended" if s.ended else "")))
+    app.push(Menu(f"#{s.id} {s.title}", items))

@@ -1,0 +1,357 @@
+"""The shared screens: main menu, new game, tools, history, settings, about.
+
+Game screens live in ``companion/ui/<game>.py``; each exposes
+``setup_screen(app) -> Screen`` (ends by starting a session) and
+``play_screen(app, session) -> Screen`` (also used to resume). Until a game's
+module exists its menu entry says so instead of failing.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from .. import __version__
+from ..config import change
+from ..errors import CompanionError
+from ..games import GAMES, TOOLS
+from ..games.tools import BAG_PRESETS, BagState, DieState, PickState
+from ..io import Key
+from ..pieces import Color, DieFace, Size
+from ..session import Session
+from .base import SessionScreen, history_screen
+from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
+from .widgets import Item, Menu, NumberPicker, Screen, TextEntry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+
+GAME_UIS = {name: f"companion.ui.{name}" for name in GAMES}
+
+
+def game_ui(name: str):
+    """The UI module of a game, or None while that game is not in this version."""
+    try:
+        return importlib.import_module(GAME_UIS[name])
+    except ModuleNotFoundError as e:
+        if e.name in (GAME_UIS[name], f"companion.games.{name}"):
+            return None
+        raise
+
+
+def title_of(game: str) -> str:
+    return (GAMES.get(game) or TOOLS.get(game) or (game, game))[1]
+
+
+def play_screen(app: "App", session: Session) -> Screen:
+    if session.game in TOOL_SCREENS:
+        return TOOL_SCREENS[session.game](session)
+    ui = game_ui(session.game)
+    if ui is None:
+        raise CompanionError(f"{title_of(session.game)} is not available in this version")
+    return ui.play_screen(app, session)
+
+
+def open_session(app: "App", session_id: int) -> None:
+    session = app.resume_session(session_id)
+    app.push(play_screen(app, session))
+
+
+# ---------------------------------------------------------------- main menu
+
+
+class MainMenu(Menu):
+    def __init__(self) -> None:
+        super().__init__("Pyramid Companion", self._items, on_back=lambda app: None)
+        self._resumable: list[int] = []
+
+    def on_show(self, app: "App") -> None:
+        self._resumable = app.unfinished()
+        self.index = 0  # back home, the cursor is on Resume (or New game)
+
+    def _items(self) -> list[Item]:
+        items = []
+        if self._resumable:
+            sid = self._resumable[0]
+            items.append(Item("Resume", lambda app: open_session(app, sid), right=f"#{sid}"))
+        items += [
+            Item("New game", lambda app: app.push(NewGameMenu())),
+            Item("Tools", lambda app: app.push(ToolsMenu())),
+            Item("History", lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
+            Item("Settings", lambda app: app.push(SettingsMenu())),
+            Item("About", lambda app: app.push(about_screen(app))),
+        ]
+        return items
+
+
+class NewGameMenu(Menu):
+    def __init__(self) -> None:
+        items = [Item(title, (lambda app, n=name: self._pick(app, n))) for name, (_, title) in GAMES.items()]
+        super().__init__("New game", items)
+
+    @staticmethod
+    def _pick(app: "App", name: str) -> None:
+        ui = game_ui(name)
+        if ui is None:
+            app.message(f"{title_of(name)} is coming in a later version of the companion.",
+                        title=title_of(name))
+            return
+        app.push(ui.setup_screen(app))
+
+
+def about_screen(app: "App") -> Screen:
+    from .widgets import Message
+    import os
+    return Message(f"Pyramid Table Companion {__version__}\n{len(app.journal.sessions())} sessions in "
+                   f"{os.path.basename(app.journal.path)}\nUndercut, Bag of Ice, Bottoms Up. "
+                   "Keys: UP DOWN OK BACK; hold BACK = undo.", title="About")
+
+
+# ---------------------------------------------------------------- tools
+
+
+class ToolsMenu(Menu):
+    def __init__(self) -> None:
+        super().__init__("Tools", [
+            Item("Pyramid die", lambda app: start_tool(app, "die", {})),
+            Item("Bag", lambda app: app.push(Menu("Bag preset", [
+                Item(label, (lambda a, p=key: (a.pop(), start_tool(a, "bag", {"preset": p}))))
+                for key, (label, _) in BAG_PRESETS.items()]))),
+            Item("Start player", lambda app: app.push(NumberPicker(
+                "How many players?", 4, 2, 12,
+                lambda a, n: start_tool(a, "pick", {"players": n})))),
+        ])
+
+
+def start_tool(app: "App", name: str, setup: dict) -> None:
+    session = app.start_session(name, setup)
+    app.push(TOOL_SCREENS[name](session))
+
+
+class ToolScreen(SessionScreen):
+    """Tools end their session when left with BACK (a game is kept instead)."""
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.BACK:
+            self.session.end("closed")
+            app.pop()
+        elif key == Key.HOLD_BACK:
+            self.ask_undo(app)
+        else:
+            self.on_game_key(key, app)
+
+
+def draw_face(c: Canvas, face: DieFace, x: int, y_base: int) -> None:
+    for s in face.sizes:
+        x += c.pyramid(x, y_base, s, scale=2) + 4
+
+
+class DieScreen(ToolScreen):
+    """Pyramid die: OK rolls; the face is drawn big and named; a log of rolls."""
+
+    def render(self, c: Canvas) -> None:
+        st: DieState = self.state
+        c.title("Pyramid die", f"#{len(st.rolls)}" if st.rolls else "")
+        if not st.rolls:
+            c.center(28, "OK = roll")
+            c.center(52, "hold BACK = undo")
+            return
+        face = st.rolls[-1]
+        draw_face(c, face, 2, 62)
+        c.big(70, TITLE_H + 2, face.label, 2)
+        c.text(70, TITLE_H + 26, f"{face.pips} pip{'s' if face.pips > 1 else ''}")
+        log = " ".join(f.label for f in reversed(st.rolls[-6:-1]))
+        c.text(70, TITLE_H + 38, log[:9])
+
+    def on_game_key(self, key: Key, app: "App") -> None:
+        if key == Key.OK:
+            self.play(app, "roll")
+
+
+class BagScreen(ToolScreen):
+    """Virtual bag: the sizes with their counts are the menu; OK draws one.
+    The drawn piece is shown big with Keep / Put back under it."""
+
+    def __init__(self, session: Session):
+        super().__init__(session)
+        self.index = 0
+
+    def _rows(self) -> list[tuple[str, str, bool]]:
+        st: BagState = self.state
+        if st.held is not None:
+            return [("Keep it", "keep", True), ("Put it back", "return", True)]
+        rows = [(f"{s.name.lower():<7}{st.bag.count_size(s):>3} left", f"draw {s.letter}",
+                 bool(st.bag.count_size(s))) for s in Size]
+        rows.append((f"{'any':<7}{len(st.bag):>3} left", "draw any", bool(st.bag)))
+        if st.kept:
+            rows.append((f"refill ({len(st.kept)} kept)", "refill", True))
+        return rows
+
+    def render(self, c: Canvas) -> None:
+        st: BagState = self.state
+        rows = self._rows()
+        self.index = min(self.index, len(rows) - 1)
+        c.title(BAG_PRESETS[st.preset][0], f"{len(st.bag)} left")
+        if st.held is not None:
+            p = st.held
+            c.piece(4, 60, p, scale=2)
+            c.big(46, TITLE_H + 2, p.color.value[:6], 2)
+            c.text(46, TITLE_H + 22, p.size.name.lower())
+            for i, (label, _, _) in enumerate(rows):
+                y = 42 + 10 * i
+                if i == self.index:
+                    c.d.polygon([(40, y + 1), (44, y + 4), (40, y + 7)], fill=1)
+                c.text(47, y, label)
+            return
+        for i, (label, _, enabled) in enumerate(rows[:5]):
+            c.row(i, label if enabled else f"({label.strip()})", selected=(i == self.index))
+
+    def on_game_key(self, key: Key, app: "App") -> None:
+        rows = self._rows()
+        if key in (Key.UP, Key.DOWN):
+            self.index = (self.index + (1 if key == Key.DOWN else -1)) % len(rows)
+        elif key == Key.OK:
+            label, move, enabled = rows[self.index]
+            if not enabled:
+                app.message("No piece of that size is left in the bag.")
+                return
+            self.play(app, move)
+            if move in ("keep", "return"):
+                self.index = 0
+
+
+class PickScreen(ToolScreen):
+    """Pick a start player among N: OK picks."""
+
+    def render(self, c: Canvas) -> None:
+        st: PickState = self.state
+        c.title(f"Start player of {st.players}")
+        if st.picks:
+            c.center(TITLE_H + 4, f"P{st.picks[-1] + 1}", scale=3)
+            c.center(48, "starts")
+        else:
+            c.center(28, "OK = pick")
+
+    def on_game_key(self, key: Key, app: "App") -> None:
+        if key == Key.OK:
+            self.play(app, "pick")
+
+
+TOOL_SCREENS = {"die": DieScreen, "bag": BagScreen, "pick": PickScreen}
+
+
+# ---------------------------------------------------------------- history
+
+
+class HistoryMenu(Menu):
+    def __init__(self) -> None:
+        super().__init__("History", self._items)
+
+    def _items(self) -> list[Item]:
+        return [Item(f"#{s.id} {s.created[5:10]} {title_of(s.game)}", (lambda app, sid=s.id: self._open(app, sid)),
+                     right="end" if s.ended else "")
+                for s in self._sessions] or [Item("(no sessions yet)")]
+
+    def on_show(self, app: "App") -> None:
+        self._sessions = app.journal.sessions()
+
+    @staticmethod
+    def _open(app: "App", sid: int) -> None:
+        session = app.resume_session(sid)
+        items = [Item("Moves", lambda a: a.push(history_screen(session)))]
+        if not session.finished:
+            items.insert(0, Item("Resume", lambda a: (a.home(), open_session(a, sid))))
+        items.append(Item(f"{len(session.fold.moves)} moves, {len(session.fold.undone)} undone"))
+        app.push(Menu(f"#{sid} {title_of(session.game)}", items))
+
+
+# ---------------------------------------------------------------- settings
+
+
+class SettingsMenu(Menu):
+    def __init__(self) -> None:
+        super().__init__("Settings", self._items)
+        self._app: "App | None" = None
+
+    def on_show(self, app: "App") -> None:
+        self._app = app
+
+    def _items(self) -> list[Item]:
+        s = self._app.settings if self._app else None
+        if s is None:
+            return []
+        idle = "never" if s.idle_blank_s == 0 else f"{s.idle_blank_s // 60}m" if s.idle_blank_s % 60 == 0 else f"{s.idle_blank_s}s"
+        return [
+            Item("Contrast", self._contrast, right=str(s.contrast)),
+            Item("Idle blank", self._idle, right=idle),
+            Item("Rotation", self._rotation, right=f"{s.rotation}"),
+            Item("Seed", self._seed, right=s.seed or "random"),
+            Item("Player names", lambda app: app.push(PlayerNames())),
+            Item("BoI hints", lambda app: self._set(app, boi_hints=not s.boi_hints), right="on" if s.boi_hints else "off"),
+            Item("BU lone pieces", lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
+                 right="count" if s.bu_lone_pieces else "no"),
+        ]
+
+    @staticmethod
+    def _set(app: "App", **kw) -> None:
+        app.save_settings(change(app.settings, **kw))
+
+    def _contrast(self, app: "App") -> None:
+        app.push(NumberPicker("Contrast", app.settings.contrast, 0, 255, lambda a, v: self._set(a, contrast=v),
+                              step=1))
+
+    def _idle(self, app: "App") -> None:
+        choices = [0, 60, 120, 300, 600, 1800]
+        cur = app.settings.idle_blank_s if app.settings.idle_blank_s in choices else 300
+        app.push(NumberPicker("Idle blank", cur, 0, 1800, lambda a, v: self._set(a, idle_blank_s=v),
+                              choices=choices, fmt=lambda v: "never" if v == 0 else f"{v // 60} min"))
+
+    def _rotation(self, app: "App") -> None:
+        self._set(app, rotation=180 if app.settings.rotation == 0 else 0)
+
+    def _seed(self, app: "App") -> None:
+        cur = app.settings.seed_value()
+        app.push(NumberPicker("Seed (0=random)", cur or 0, 0, 9999,
+                              lambda a, v: self._set(a, seed="" if v == 0 else str(v))))
+
+
+class PlayerNames(Menu):
+    """Names offered at game setup: pick one to rename, or add one."""
+
+    def __init__(self) -> None:
+        super().__init__("Player names", self._items)
+        self._app: "App | None" = None
+
+    def on_show(self, app: "App") -> None:
+        self._app = app
+
+    def _items(self) -> list[Item]:
+        names = list(self._app.settings.players) if self._app else []
+        items = [Item(n, (lambda app, i=i: self._edit(app, i))) for i, n in enumerate(names)]
+        if len(names) < 12:
+            items.append(Item("+ add name", lambda app: self._edit(app, len(names))))
+        if names:
+            items.append(Item("- remove last", lambda app: self._save(app, names[:-1])))
+        return items
+
+    def _edit(self, app: "App", i: int) -> None:
+        names = list(app.settings.players)
+        cur = names[i] if i < len(names) else ""
+
+        def done(a: "App", name: str) -> None:
+            new = names[:]
+            if i < len(new):
+                new[i] = name
+            else:
+                new.append(name)
+            self._save(a, new)
+        app.push(TextEntry(f"Name {i + 1}", cur, done))
+
+    @staticmethod
+    def _save(app: "App", names: list[str]) -> None:
+        app.save_settings(change(app.settings, players=tuple(names)))
+
+
+def player_names(app: "App", n: int) -> list[str]:
+    """Default names for n seats: the saved names first, then P1..Pn."""
+    saved = list(app.settings.players)
+    return [saved[i] if i < len(saved) else f"P{i + 1}" for i in range(n)]

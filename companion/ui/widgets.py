@@ -1,0 +1,275 @@
+"""The small widget set every screen is built from.
+
+A screen draws itself on a ``Canvas`` and handles logical ``Key`` events with
+access to the ``App`` (push, pop, replace, message, confirm, sessions). Every
+widget works with UP, DOWN, OK and BACK alone; LEFT/RIGHT are shortcuts.
+
+Widgets: ``Menu`` (scrolling list), ``NumberPicker``, ``TextEntry``,
+``Confirm``, ``Message``, ``ChoiceList`` (a menu whose items carry values).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..io import Key
+from .draw import CHAR_W, ROWS, TITLE_H, WIDTH, Canvas, wrap
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+
+
+class Screen:
+    """Base class: override ``render`` and ``on_key``."""
+
+    title = ""
+
+    def render(self, c: Canvas) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.BACK:
+            app.pop()
+
+    def on_show(self, app: "App") -> None:
+        """Called each time the screen comes (back) on top."""
+
+
+@dataclass
+class Item:
+    label: str
+    action: Callable[["App"], Any] | None = None
+    value: Any = None
+    enabled: bool = True
+    right: str = ""
+
+
+class Menu(Screen):
+    """A scrolling list. UP/DOWN move (wrapping), LEFT/RIGHT page, OK selects,
+    BACK leaves (or calls ``on_back``)."""
+
+    def __init__(self, title: str, items: Sequence[Item] | Callable[[], Sequence[Item]],
+                 *, on_back: Callable[["App"], Any] | None = None, index: int = 0,
+                 on_select: Callable[["App", Item], Any] | None = None, footer: str = ""):
+        self.title = title
+        self._items = items
+        self.index = index
+        self.top = 0
+        self.on_back = on_back
+        self.on_select = on_select
+        self.footer = footer
+
+    @property
+    def items(self) -> list[Item]:
+        return list(self._items() if callable(self._items) else self._items)
+
+    def rows(self) -> int:
+        return ROWS - (1 if self.footer else 0)
+
+    def render(self, c: Canvas) -> None:
+        items = self.items
+        self.index = min(self.index, max(0, len(items) - 1))
+        n = self.rows()
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + n:
+            self.top = self.index - n + 1
+        c.title(self.title, f"{self.index + 1}/{len(items)}" if len(items) > n else "")
+        for i, it in enumerate(items[self.top:self.top + n]):
+            label = it.label if it.enabled else f"({it.label})"
+            if it.right:
+                room = (WIDTH - 7) // CHAR_W - len(it.right) - 1
+                label = label[:room].ljust(room) + " " + it.right
+            c.row(i, label, selected=(self.top + i == self.index))
+        if self.footer:
+            c.row(ROWS - 1, self.footer)
+        c.scrollbar(self.top, n, len(items))
+
+    def on_key(self, key: Key, app: "App") -> None:
+        items = self.items
+        if not items:
+            if key in (Key.BACK, Key.OK):
+                self._back(app)
+            return
+        n = len(items)
+        if key == Key.UP:
+            self.index = (self.index - 1) % n
+        elif key == Key.DOWN:
+            self.index = (self.index + 1) % n
+        elif key == Key.LEFT:
+            self.index = max(0, self.index - self.rows())
+        elif key == Key.RIGHT:
+            self.index = min(n - 1, self.index + self.rows())
+        elif key == Key.OK:
+            it = items[self.index]
+            if not it.enabled:
+                app.message(f"{it.label}: not available now")
+            elif self.on_select:
+                self.on_select(app, it)
+            elif it.action:
+                it.action(app)
+        elif key == Key.BACK:
+            self._back(app)
+
+    def _back(self, app: "App") -> None:
+        if self.on_back:
+            self.on_back(app)
+        else:
+            app.pop()
+
+
+class NumberPicker(Screen):
+    """Pick an integer: UP/DOWN +-step, LEFT/RIGHT +-10 steps, OK done, BACK cancel."""
+
+    def __init__(self, title: str, value: int, lo: int, hi: int, on_done: Callable[["App", int], Any],
+                 *, step: int = 1, fmt: Callable[[int], str] = str, hint: str = "",
+                 choices: Sequence[int] | None = None):
+        self.title = title
+        self.choices = list(choices) if choices else None
+        self.value = value
+        self.lo, self.hi, self.step = lo, hi, step
+        self.on_done = on_done
+        self.fmt = fmt
+        self.hint = hint
+
+    def _move(self, d: int) -> None:
+        if self.choices:
+            i = self.choices.index(self.value) if self.value in self.choices else 0
+            self.value = self.choices[(i + d) % len(self.choices)]
+        else:
+            self.value = max(self.lo, min(self.hi, self.value + d * self.step))
+
+    def render(self, c: Canvas) -> None:
+        c.title(self.title)
+        s = self.fmt(self.value)
+        c.center(TITLE_H + 8, s, scale=2 if len(s) <= 10 else 1)
+        c.text(2, TITLE_H + 8, "-")
+        c.text(WIDTH - 8, TITLE_H + 8, "+")
+        c.center(54, self.hint or "OK=set BACK=cancel")
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.UP:
+            self._move(1)
+        elif key == Key.DOWN:
+            self._move(-1)
+        elif key == Key.RIGHT:
+            self._move(10)
+        elif key == Key.LEFT:
+            self._move(-10)
+        elif key == Key.OK:
+            app.pop()
+            self.on_done(app, self.value)
+        elif key == Key.BACK:
+            app.pop()
+
+
+TEXT_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'."
+DONE = "\x00"
+
+
+class TextEntry(Screen):
+    """Enter a short name with UP/DOWN/OK/BACK.
+
+    UP/DOWN change the character under the cursor (the last choice, shown as
+    ``[ok]``, finishes), OK accepts it and moves on, BACK deletes the last
+    character (on an empty entry: cancel). LEFT/RIGHT = BACK/OK.
+    """
+
+    def __init__(self, title: str, initial: str, on_done: Callable[["App", str], Any], *, max_len: int = 8):
+        self.title = title
+        self.text = initial[:max_len]
+        self.max_len = max_len
+        self.on_done = on_done
+        self.chars = list(TEXT_CHARS) + [DONE]
+        self.cur = DONE if self.text else "A"
+
+    def render(self, c: Canvas) -> None:
+        c.title(self.title)
+        shown = self.text + ("[ok]" if self.cur == DONE else self.cur)
+        c.big(2, TITLE_H + 4, shown[-10:], 2)
+        x = 2 + 12 * min(len(self.text), 9)
+        if self.cur != DONE:
+            c.d.line((x, TITLE_H + 26, x + 10, TITLE_H + 26), fill=1)
+        c.text(1, 44, "UP/DN letter OK next")
+        c.text(1, 54, "BACK del  [ok]=done")
+
+    def on_key(self, key: Key, app: "App") -> None:
+        i = self.chars.index(self.cur)
+        if key == Key.UP:
+            self.cur = self.chars[(i + 1) % len(self.chars)]
+        elif key == Key.DOWN:
+            self.cur = self.chars[(i - 1) % len(self.chars)]
+        elif key in (Key.OK, Key.RIGHT):
+            if self.cur == DONE:
+                name = self.text.strip()
+                if not name:
+                    app.message("A name needs at least one letter")
+                    return
+                app.pop()
+                self.on_done(app, name)
+            else:
+                self.text += self.cur
+                self.cur = DONE if len(self.text) >= self.max_len else self.cur
+        elif key in (Key.BACK, Key.LEFT):
+            if self.text:
+                self.cur = self.text[-1]
+                self.text = self.text[:-1]
+            else:
+                app.pop()
+
+
+class Message(Screen):
+    """A word-wrapped message; OK or BACK closes it (and calls ``then``)."""
+
+    def __init__(self, text: str, *, title: str = "", then: Callable[["App"], Any] | None = None):
+        self.title = title
+        self.text = text
+        self.then = then
+        self.offset = 0
+
+    def render(self, c: Canvas) -> None:
+        y = 0
+        if self.title:
+            c.title(self.title)
+            y = TITLE_H
+        lines = wrap(self.text, WIDTH // CHAR_W)
+        room = (64 - y) // 10
+        self.offset = max(0, min(self.offset, len(lines) - room))
+        for line in lines[self.offset:self.offset + room]:
+            c.text(1, y, line)
+            y += 10
+        c.scrollbar(self.offset, room, len(lines))
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.DOWN:
+            self.offset += 1
+        elif key == Key.UP:
+            self.offset = max(0, self.offset - 1)
+        elif key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
+            app.pop()
+            if self.then:
+                self.then(app)
+
+
+class Confirm(Menu):
+    """A yes/no question; "No" is preselected so a stray OK is harmless."""
+
+    def __init__(self, question: str, on_yes: Callable[["App"], Any], *, yes: str = "Yes", no: str = "No",
+                 title: str = "Confirm"):
+        self.question = question
+        self.on_yes = on_yes
+
+        def do_yes(app: "App") -> None:
+            app.pop()
+            on_yes(app)
+
+        super().__init__(title, [Item(no, lambda app: app.pop()), Item(yes, do_yes)])
+
+    def render(self, c: Canvas) -> None:
+        c.title(self.title)
+        lines = wrap(self.question, WIDTH // CHAR_W)[:3]
+        for i, line in enumerate(lines):
+            c.row(i, line, x=1)
+        base = len(lines)
+        for i, it in enumerate(self.items):
+            c.row(min(base, ROWS - 2) + i, it.label, selected=(i == self.index), x=8)

@@ -1,0 +1,1 @@
+"""Adapters between the pure core and the world: buttons, displays, serial, boards."""

@@ -1,0 +1,43 @@
+"""The settings file (issue 2, docs/config.md)."""
+import pytest
+
+from companion import config
+from companion.errors import ConfigError
+
+
+def test_defaults_when_no_file(tmp_path):
+    s, path = config.load(str(tmp_path / "none.toml"))
+    assert s == config.Settings() and path.endswith("none.toml")
+    assert (s.idle_blank_s, s.hold_time, s.rotation) == (300, 0.8, 0)
+
+
+def test_round_trip_through_the_file(tmp_path):
+    p = str(tmp_path / "c" / "companion.toml")
+    s = config.change(config.Settings(), contrast=200, players=("Ann", 'Bo "B"'), seed="42", rotation=180)
+    config.save(s, p)
+    again, where = config.load(p)
+    assert again == s and where == p and again.seed_value() == 42
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("contrast = 300", "contrast must be 0..255"),
+    ("rotation = 90", "rotation must be 0 or 180"),
+    ("colour = 1", "unknown key 'colour'"),
+    ("players = 'Ann'", "players must be a list"),
+    ("boi_hints = 1", "boi_hints must be true or false"),
+    ("contrast = [", "cannot read"),
+])
+def test_bad_files_are_refused_with_the_key_named(tmp_path, text, msg):
+    p = tmp_path / "companion.toml"
+    p.write_text(text + "\n")
+    with pytest.raises(ConfigError, match=msg.replace("[", r"\[")):
+        config.load(str(p))
+
+
+def test_search_order_prefers_user_over_system(tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    paths = config.candidate_paths()
+    assert paths == [str(tmp_path / "companion" / "companion.toml"), "/etc/companion/companion.toml"]
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "x.toml"))
+    assert config.candidate_paths()[0] == str(tmp_path / "x.toml")

@@ -1,0 +1,62 @@
+"""The History screen (issue 7): past games per kind, per-name totals."""
+from __future__ import annotations
+
+from companion.io import Key
+
+from .screens_util import assert_matches_reference, make_app, press
+from .test_export import play_tally, tally  # noqa: F401  (fixture)
+
+
+def _labels(app):
+    return [(it.label, it.right) for it in app.top.items]
+
+
+def test_empty_history_is_the_same_empty_list(tmp_path):
+    app = make_app(tmp_path)
+    press(app, "down,down,ok")
+    assert app.top.title == "History" and _labels(app) == [("(no sessions yet)", "")]
+
+
+def test_history_per_kind_with_players_winner_and_totals(tmp_path, tally):
+    app = make_app(tmp_path)
+    j = app.journal
+    play_tally(j, ["roll", "gain 3", "roll", "gain 1", "roll", "gain 2"])                 # Ann wins 5-1
+    play_tally(j, ["roll", "gain 1", "roll", "gain 3", "pass", "roll", "gain 3"], players=("Cy", "Bob"))
+    play_tally(j, ["roll", "gain 1"])                                                     # open
+    press(app, "down,ok,ok,ok,back,back")                                                 # a die session
+    app.home()                                                                            # Resume is first now
+    img = press(app, "down,down,down,ok")
+    assert app.top.title == "History"
+    assert _labels(app) == [("Player totals", ""), ("Pyramid die", "1"), ("Tally", "3")]
+    assert_matches_reference(img, "history_kinds")
+
+    img = press(app, "down,down,ok")                                                      # Tally
+    assert _labels(app) == [("05-01 Ann,Bob", "open"), ("05-01 Cy,Bob", "Bob"), ("05-01 Ann,Bob", "Ann")]
+    assert_matches_reference(img, "history_tally")
+
+    press(app, "down,down,ok")                                                            # the first game
+    labels = [lab for lab, _ in _labels(app)]
+    assert "Resume" not in labels and labels[:2] == ["Moves", "Winner: Ann"]
+    assert ("Ann", "5") in _labels(app) and ("Bob", "1") in _labels(app)
+    press(app, "ok")                                                                      # Moves
+    assert app.top.title.startswith("History #")
+    press(app, "back,back,back")
+
+    img = press(app, "up,up,ok")                                                          # Player totals
+    assert app.top.title == "Wins/games"
+    assert _labels(app) == [("Bob", "1/2"), ("Ann", "1/1"), ("Cy", "0/1")]
+    assert_matches_reference(img, "history_totals")
+
+
+def test_an_open_game_can_be_resumed_from_history(tmp_path, monkeypatch):
+    app = make_app(tmp_path)
+    press(app, "down,ok,ok,ok")                  # die with one roll, left open
+    app.home()
+    press(app, "down,down,down,ok")              # History (Resume is first now)
+    press(app, "ok")                             # Pyramid die (no names: no Player totals entry)
+    assert app.top.title == "Pyramid die"
+    press(app, "ok")
+    assert [lab for lab, _ in _labels(app)][0] == "Resume"
+    press(app, "ok")
+    assert app.top.session.game == "die" and len(app.top.session.state.rolls) == 1
+    assert len(app.stack) == 2                   # home, then the die

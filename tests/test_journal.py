@@ -1,0 +1,84 @@
+"""The journal: durable, append-only, refuses what is not a journal (issue 2)."""
+import os
+import sqlite3
+
+import pytest
+
+from companion.errors import JournalWriteError, NotAJournalError
+from companion.journal import APPLICATION_ID, Journal
+
+
+def test_every_connection_uses_wal_and_full_sync(tmp_path):
+    j = Journal(str(tmp_path / "j.db"))
+    assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    j.close()
+    j = Journal(str(tmp_path / "j.db"))
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2
+    j.close()
+
+
+def test_events_come_back_in_order_with_time_type_payload_schema(tmp_path):
+    clock = iter(f"2026-01-01T00:00:0{i}" for i in range(9))
+    j = Journal(str(tmp_path / "j.db"), clock=lambda: next(clock))
+    sid = j.start_session("die", {})
+    j.append(sid, "move", {"move": "roll"})
+    j.append_many(sid, [("move", {"move": "face S"}), ("undo", {"undoes": 3})])
+    j.close()
+    j = Journal(str(tmp_path / "j.db"))
+    ev = j.events(sid)
+    assert [(e.seq, e.type, e.data) for e in ev] == [
+        (2, "move", {"move": "roll"}), (3, "move", {"move": "face S"}), (4, "undo", {"undoes": 3})]
+    assert ev[0].time == "2026-01-01T00:00:01"
+    assert {r[0] for r in j._db.execute("SELECT schema FROM events")} == {1}
+    info = j.session(sid)
+    assert (info.game, info.events, info.ended) == ("die", 3, False)
+
+
+def test_journal_is_append_only(tmp_path):
+    j = Journal(str(tmp_path / "j.db"))
+    sid = j.start_session("die", {})
+    j.append(sid, "move", {"move": "roll"})
+    for sql in ("UPDATE events SET type='x'", "DELETE FROM events"):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            j._db.execute(sql)
+    assert j.count() == 2
+
+
+@pytest.mark.parametrize("content", [b"hello, this is not a database" * 10, b"SQLite format 3\x00" + b"\xff" * 200])
+def test_corrupt_file_is_refused_and_left_untouched(tmp_path, content):
+    p = tmp_path / "j.db"
+    p.write_bytes(content)
+    with pytest.raises(NotAJournalError, match="left untouched"):
+        Journal(str(p))
+    assert p.read_bytes() == content
+    assert not (tmp_path / "j.db-wal").exists()
+
+
+def test_foreign_sqlite_file_is_refused_and_left_untouched(tmp_path):
+    p = tmp_path / "other.db"
+    db = sqlite3.connect(p)
+    db.execute("CREATE TABLE notes(x)")
+    db.execute("INSERT INTO notes VALUES (1)")
+    db.commit()
+    db.close()
+    before = p.read_bytes()
+    with pytest.raises(NotAJournalError):
+        Journal(str(p))
+    assert p.read_bytes() == before
+
+
+def test_application_id_marks_our_files(tmp_path):
+    p = tmp_path / "j.db"
+    Journal(str(p)).close()
+    assert int.from_bytes(p.read_bytes()[68:72], "big") == APPLICATION_ID
+
+
+def test_write_failure_raises_and_keeps_nothing_half_written(tmp_path):
+    j = Journal(str(tmp_path / "j.db"))
+    sid = j.start_session("die", {})
+    j._db.execute("PRAGMA query_only=ON")  # stands in for a read-only disk
+    with pytest.raises(JournalWriteError, match="not recorded|could not record"):
+        j.append(sid, "move", {"move": "roll"})
+    j._db.execute("PRAGMA query_only=OFF")
+    assert j.events(sid) == []

@@ -1,0 +1,110 @@
+"""The app loop: one thread, one queue, idle blank, the waking press (issue 2)."""
+import io
+import queue
+import threading
+
+from companion.io import Key
+from companion.loop import STOP, Loop
+from hardware.sim import TerminalDisplay
+
+from .screens_util import make_app
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_idle_blank_then_the_waking_press_does_nothing_else(tmp_path):
+    app = make_app(tmp_path)
+    out = io.StringIO()
+    display = TerminalDisplay(out)
+    clock = Clock()
+    loop = Loop(app, display, queue.Queue(), idle_blank_s=300, clock=clock)
+    loop.show()
+    clock.t = 299
+    loop.step(None)
+    assert not loop.blanked
+    clock.t = 301
+    loop.step(None)
+    assert loop.blanked and display.blanked
+    loop.step(Key.DOWN)  # wakes only: the cursor does not move
+    assert not loop.blanked and app.top.index == 0
+    loop.step(Key.DOWN)
+    assert app.top.index == 1
+
+
+def test_unchanged_frame_is_not_redrawn(tmp_path):
+    app = make_app(tmp_path)
+    display = TerminalDisplay(io.StringIO())
+    loop = Loop(app, display, queue.Queue(), idle_blank_s=0)
+    loop.show()
+    loop.show()
+    assert display.frames_sent == 1
+    loop.step(Key.DOWN)
+    assert display.frames_sent == 2
+
+
+def test_loop_runs_in_one_thread_fed_by_a_queue_and_stops(tmp_path):
+    app = make_app(tmp_path)
+    q = queue.Queue()
+    beats = []
+    loop = Loop(app, TerminalDisplay(io.StringIO()), q, idle_blank_s=0, tick_s=0.05,
+                heartbeat=lambda: beats.append(1))
+    t = threading.Thread(target=loop.run)
+    t.start()
+    for k in (Key.DOWN, Key.DOWN, Key.OK):  # History
+        q.put(k)
+    q.put(STOP)
+    t.join(timeout=10)
+    assert not t.is_alive()
+    assert app.top.title == "History" and len(beats) >= 4
+
+
+class FlakyDisplay(TerminalDisplay):
+    """The simulator's display with an I2C-like glitch every other frame."""
+
+    def __init__(self):
+        super().__init__(io.StringIO())
+        self.calls = 0
+
+    def show(self, image):
+        self.calls += 1
+        if self.calls % 2:
+            raise OSError(121, "Remote I/O error")
+        super().show(image)
+
+
+def test_display_glitch_does_not_stop_the_loop_and_the_screen_is_redrawn(tmp_path):
+    app = make_app(tmp_path)
+    d = FlakyDisplay()
+    loop = Loop(app, d, queue.Queue(), idle_blank_s=0)
+    loop.step(Key.DOWN)  # the frame fails
+    assert loop.display_errors == 1 and d.frames_sent == 0
+    loop.step(None)      # the next tick redraws
+    assert loop.display_errors == 0 and d.frames_sent == 1
+
+
+def test_other_threads_reach_the_app_only_through_calls_on_the_queue(tmp_path):
+    from companion.loop import Call
+    app = make_app(tmp_path)
+    q = queue.Queue()
+    loop = Loop(app, TerminalDisplay(io.StringIO()), q, idle_blank_s=0, tick_s=0.05)
+    t = threading.Thread(target=loop.run)
+    t.start()
+    seen = Call(lambda a: threading.current_thread() is t)
+    boom = Call(lambda a: 1 / 0)
+    q.put(seen)
+    q.put(boom)
+    assert seen.future.result(timeout=5) is True
+    try:
+        boom.future.result(timeout=5)
+        raise AssertionError("the exception should reach the caller")
+    except ZeroDivisionError:
+        pass
+    q.put(STOP)
+    t.join(timeout=5)
+    assert not t.is_alive()

@@ -1,0 +1,77 @@
+"""Game records and `companion replay` (issue 2, docs/records.md)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import records
+from companion.cli import main
+from companion.errors import RecordError
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_good_record_replays():
+    r = records.replay(records.read(str(DATA / "die_good.jsonl")))
+    assert [str(f) for f in r.fold.state.rolls] == ["S/L", "L"]
+    assert r.fold.undone == [4]
+
+
+def test_replay_json_prints_one_object_with_state_and_scores(capsys):
+    assert main(["replay", str(DATA / "die_good.jsonl"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is True and out["game"] == "die"
+    assert out["state"]["rolls"] == ["S/L", "L"]
+    assert out["scores"] == [] and out["undone"] == [4]
+
+
+@pytest.mark.parametrize("mutate, line, reason", [
+    (lambda ls: ls[:2] + ['{"seq": 2, "type": "move", "move": "face Q"}'] + ls[3:], 3, "unknown die face"),
+    (lambda ls: ls[:2] + ['{"seq": 2, "type": "move", "move": "roll"}'] + ls[3:], 3, "not possible"),
+    (lambda ls: ls[:5] + ['{"seq": 5, "type": "undo", "undoes": 2}'] + ls[6:], 6, "latest move in effect is event 4"),
+    (lambda ls: ls[:2] + ["{not json"] + ls[3:], 3, "not JSON"),
+    (lambda ls: ls[:1] + ['{"seq": 1, "type": "jump"}'] + ls[2:], 2, "unknown event type"),
+    (lambda ls: ['{"format": "something else"}'] + ls[1:], 1, "not a game record"),
+    (lambda ls: ls[:3] + ['{"seq": 2, "type": "move", "move": "roll"}'] + ls[4:], 4, "seq"),
+])
+def test_corrupted_record_names_first_bad_line_and_reason(tmp_path, capsys, mutate, line, reason):
+    lines = (DATA / "die_good.jsonl").read_text().splitlines()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(mutate(lines)) + "\n")
+    assert main(["replay", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"bad.jsonl:{line}:" in err and reason in err
+    assert main(["replay", str(bad), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is False and out["line"] == line and reason in out["error"]
+
+
+def test_newer_record_version_is_refused():
+    with pytest.raises(RecordError, match="newer"):
+        records.parse_lines(['{"format": "pyramid-companion-record", "version": 99, "game": "die", "setup": {}}'])
+
+
+def test_export_writes_a_record_that_replays(tmp_path, capsys):
+    j = str(tmp_path / "j.db")
+    assert main(["sim", "--journal", j, "--seed", "4", "--keys", "down,ok,ok,ok,ok,ok"]) == 0
+    assert main(["history", "--journal", j]) == 0
+    hist = capsys.readouterr().out
+    assert "Pyramid die" in hist
+    sid = int(hist.split()[0])
+    out = tmp_path / "rec.jsonl"
+    assert main(["export", str(sid), "--journal", j, "-o", str(out)]) == 0
+    r = records.replay(records.read(str(out)))
+    assert len(r.fold.state.rolls) == 3
+
+
+def test_export_of_unknown_session_says_so(tmp_path, capsys):
+    assert main(["export", "42", "--journal", str(tmp_path / "j.db")]) == 2
+    assert "no session 42" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_same_command():
+    p = subprocess.run([sys.executable, "-m", "companion", "replay", str(DATA / "die_good.jsonl"), "--json"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["state"]["rolls"] == ["S/L", "L"]

@@ -1,0 +1,108 @@
+"""The simulator: headless keys and a real pty session; kill-and-resume (issue 2)."""
+import os
+import random
+import signal
+
+import pytest
+from PIL import Image
+
+from companion.cli import main
+from companion.journal import Journal
+from companion.session import Session
+from hardware.sim import braille, decode_keys
+from companion.io import Key
+
+from .ptyrun import PtyCompanion
+
+
+def test_headless_keys_screenshot_and_text(tmp_path, capsys):
+    shot = tmp_path / "die.png"
+    assert main(["sim", "--journal", str(tmp_path / "j.db"), "--seed", "1",
+                 "--keys", "down,ok,ok,ok", "--screenshot", str(shot), "--text"]) == 0
+    img = Image.open(shot)
+    assert img.size == (128, 64)
+    text = capsys.readouterr().out
+    assert len(text.splitlines()) == 32 and "\u2588" in text
+    j = Journal(str(tmp_path / "j.db"))
+    (info,) = j.sessions()
+    assert info.game == "die" and [e.data["move"] for e in j.events(info.id)][0] == "roll"
+
+
+def test_unknown_key_name_is_refused_with_a_message(tmp_path, capsys):
+    assert main(["sim", "--journal", str(tmp_path / "j.db"), "--keys", "up,jump"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown key 'jump'" in err and "hold-back" in err
+    assert not (tmp_path / "j.db").exists() or Journal(str(tmp_path / "j.db")).count() == 0
+
+
+def test_terminal_key_decoding():
+    keys, rest = decode_keys(b"\x1b[A\x1b[Bx\r\x7fob\x1b[D\x1b[Cq")
+    assert keys == [Key.UP, Key.DOWN, Key.OK, Key.BACK, Key.HOLD_OK, Key.HOLD_BACK, Key.LEFT, Key.RIGHT, None]
+    assert rest == b""
+    keys, rest = decode_keys(b"\x1b[")
+    assert keys == [] and rest == b"\x1b["
+
+
+def test_braille_maps_every_pixel():
+    img = Image.new("1", (128, 64), 0)
+    img.putpixel((0, 0), 1)
+    img.putpixel((127, 63), 1)
+    lines = braille(img)
+    assert len(lines) == 16 and all(len(l) == 64 for l in lines)
+    assert lines[0][0] == chr(0x2801) and lines[15][63] == chr(0x2880)
+    assert sum(ch != chr(0x2800) for l in lines for ch in l) == 2
+
+
+def _env(tmp_path):
+    return {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+            "COMPANION_CONFIG": ""}
+
+
+def test_interactive_simulator_in_a_pty(tmp_path):
+    c = PtyCompanion("sim", "--journal", str(tmp_path / "j.db"), "--seed", "3", env=_env(tmp_path))
+    try:
+        assert c.read_until_frames(1) >= 1
+        c.press(b"\x1b[B")   # down: Tools
+        c.press(b"\r")       # Tools menu
+        c.press(b"\r")       # Pyramid die
+        c.press(b"\r")       # roll
+        assert "Pyramid die" not in c.last_frame()  # the frame is drawn in braille
+        os.write(c.master, b"q")
+        c.proc.wait(timeout=10)
+        assert c.proc.returncode == 0
+    finally:
+        c.close()
+    j = Journal(str(tmp_path / "j.db"))
+    (info,) = j.sessions()
+    assert [e.data["move"] for e in j.events(info.id)][0] == "roll"
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_sigkill_mid_session_loses_no_confirmed_event(tmp_path, seed):
+    """Every event whose frame was drawn is in the journal after a SIGKILL."""
+    path = str(tmp_path / "j.db")
+    rnd = random.Random(seed)
+    c = PtyCompanion("sim", "--journal", path, "--seed", str(seed), env=_env(tmp_path))
+    try:
+        c.read_until_frames(1)
+        for key in (b"\x1b[B", b"\r", b"\r"):
+            c.press(key)
+        confirmed = 0
+        for _ in range(rnd.randint(3, 12)):
+            c.press(b"\r")  # roll; the frame comes after the commit
+            confirmed += 1
+        os.write(c.master, b"\r" * rnd.randint(0, 3))  # unconfirmed presses in flight
+        os.kill(c.proc.pid, signal.SIGKILL)
+        c.proc.wait(timeout=10)
+    finally:
+        c.close()
+    j = Journal(path)
+    assert j.integrity() == "ok"
+    (info,) = j.sessions()
+    s = Session.resume(j, info.id, random.Random())
+    assert len(s.state.rolls) >= confirmed
+    j.close()
+    # Restart: the main menu offers Resume first, and it opens the die with its rolls.
+    assert main(["sim", "--journal", path, "--keys", "ok", "--text"]) == 0
+    j = Journal(path)
+    assert len(j.sessions()) == 1  # resumed, not a new session
