@@ -1,0 +1,168 @@
+"""``companion doctor``: check a board as far as this machine allows and say what to fix.
+
+Checks, in order: the bus device node (``/dev/i2c-1`` or ``/dev/spidev0.0``)
+and whether this user may open it; the GPIO device nodes and the gpio group;
+which pin libraries import (lgpio, RPi.GPIO) and ``GPIOZERO_PIN_FACTORY``;
+spidev for SPI boards; whether the display answers (it is opened, shows a
+blank frame, and is switched off again); whether the buttons can be claimed
+and none reads as pressed at rest. Stop the companion service first
+(``sudo systemctl stop companion``): a running app holds the pins.
+
+Exit code 0 only if every check passed.
+"""
+from __future__ import annotations
+
+import grp
+import importlib
+import os
+from typing import Callable
+
+from .errors import HardwareError, groups_fix
+from .profiles import BoardProfile
+
+
+def _group_of(path: str) -> str:
+    try:
+        return grp.getgrgid(os.stat(path).st_gid).gr_name
+    except (KeyError, OSError):
+        return "?"
+
+
+def _my_groups() -> set[str]:
+    names = set()
+    for gid in set(os.getgroups()) | {os.getegid()}:
+        try:
+            names.add(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            pass
+    return names
+
+
+def _try_import(name: str) -> str | None:
+    """None if ``name`` imports, else the reason."""
+    try:
+        importlib.import_module(name)
+        return None
+    except Exception as e:  # RPi.GPIO raises RuntimeError off a Pi
+        return f"{type(e).__name__}: {e}"
+
+
+class Report:
+    def __init__(self, out: Callable[[str], None]):
+        self.out = out
+        self.problems = 0
+
+    def ok(self, text: str) -> None:
+        self.out(f"  ok   {text}")
+
+    def fix(self, text: str) -> None:
+        self.problems += 1
+        lines = text.splitlines()
+        self.out(f"  FIX  {lines[0]}")
+        for line in lines[1:]:
+            self.out(f"       {line}")
+
+    def note(self, text: str) -> None:
+        self.out(f"  --   {text}")
+
+
+def _check_node(r: Report, path: str, group: str, what: str, enable: str) -> bool:
+    if not os.path.exists(path):
+        r.fix(f"{path} does not exist: {what} is off.\n{enable}")
+        return False
+    if not os.access(path, os.R_OK | os.W_OK):
+        owner = _group_of(path)
+        member = owner in _my_groups()
+        r.fix(f"{path} exists but this user may not open it (group {owner}"
+              f"{'' if member else ', you are not a member'}).\nFix: {groups_fix(group)}")
+        return False
+    r.ok(f"{path} is there and usable")
+    return True
+
+
+def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_root: str = "/dev",
+           pin_factory=None, serial=None) -> int:
+    """Check ``profile`` on this machine; print what to fix; 0 only if all is well.
+    ``dev_root``, ``pin_factory`` and ``serial`` exist for tests."""
+    r = Report(out)
+    spec = profile.display
+    out(f"companion doctor: {profile.name} - {profile.title}")
+    out(f"  display: {spec.describe()}")
+
+    # 1. the display's bus
+    node = os.path.join(dev_root, os.path.basename(spec.device_node))
+    if spec.bus == "i2c":
+        bus_ok = _check_node(r, node, "i2c", "the I2C bus",
+                             "Fix: sudo raspi-config > Interface Options > I2C > Yes, then reboot "
+                             "(or 'dtparam=i2c_arm=on' in /boot/firmware/config.txt).")
+    else:
+        bus_ok = _check_node(r, node, "spi", "the SPI bus",
+                             "Fix: sudo raspi-config > Interface Options > SPI > Yes, then reboot "
+                             "(or 'dtparam=spi=on' in /boot/firmware/config.txt).")
+        missing = _try_import("spidev")
+        if missing:
+            r.fix(f"the spidev library does not import ({missing}).\nFix: ./run setup on the Pi, "
+                  f"or .venv/bin/pip install spidev")
+            bus_ok = False
+        else:
+            r.ok("spidev imports")
+
+    # 2. GPIO device nodes (lgpio uses /dev/gpiochip*, RPi.GPIO /dev/gpiomem)
+    chips = sorted(n for n in os.listdir(dev_root) if n.startswith("gpiochip")) if os.path.isdir(dev_root) else []
+    gpiomem = os.path.join(dev_root, "gpiomem")
+    if not chips and not os.path.exists(gpiomem):
+        r.fix(f"no GPIO device ({dev_root}/gpiochip* or {dev_root}/gpiomem): this does not look like "
+              f"a Raspberry Pi.\nFix: run this on the Pi; elsewhere use the simulator: companion sim")
+    else:
+        usable = [n for n in chips if os.access(os.path.join(dev_root, n), os.R_OK | os.W_OK)]
+        if os.path.exists(gpiomem) and os.access(gpiomem, os.R_OK | os.W_OK):
+            usable.append("gpiomem")
+        if usable:
+            r.ok(f"GPIO devices usable: {', '.join(usable)}")
+        else:
+            r.fix(f"the GPIO devices exist but this user may not open them.\nFix: {groups_fix('gpio')}")
+
+    # 3. pin libraries
+    forced = os.environ.get("GPIOZERO_PIN_FACTORY", "")
+    libs = {"lgpio": _try_import("lgpio"), "RPi.GPIO": _try_import("RPi.GPIO")}
+    for lib, why in libs.items():
+        (r.ok if why is None else r.note)(f"{lib} {'imports' if why is None else 'does not import: ' + why}")
+    if forced:
+        r.note(f"GPIOZERO_PIN_FACTORY={forced} (gpiozero uses only that one)")
+    if pin_factory is None and all(libs.values()) and forced not in ("native", "mock"):
+        r.fix("no pin library imports.\nFix: ./run setup on the Pi installs lgpio "
+              "(Raspberry Pi OS Bookworm; or: sudo apt install python3-lgpio); "
+              "on older systems RPi.GPIO")
+
+    # 4. the display answers
+    if bus_ok or serial is not None:
+        try:
+            from .oled import open_display
+            d = open_display(profile, serial=serial, pin_factory=pin_factory)
+        except HardwareError as e:
+            r.fix(str(e))
+        else:
+            d.close()
+            r.ok("the display answers (it was switched off again)")
+    else:
+        r.note("display not tried: fix its bus first")
+
+    # 5. the buttons can be claimed, none pressed at rest
+    try:
+        from .buttons import GpioButtons
+        with GpioButtons(profile, lambda key: None, pin_factory=pin_factory) as b:
+            stuck = [spec_.name for spec_, btn in zip(profile.buttons, b.buttons) if btn.is_pressed]
+            if stuck:
+                r.fix(f"button(s) read as pressed at rest: {', '.join(stuck)}.\n"
+                      f"Fix: check the wiring (each button between its GPIO and GND, see wiring/{profile.name}.md)")
+            else:
+                r.ok(f"{len(b.buttons)} buttons claimed, all released: "
+                     + ", ".join(f"{s.name}=GPIO{s.pin}" for s in profile.buttons))
+    except HardwareError as e:
+        busy = any(w in str(e).lower() for w in ("in use", "busy", "already"))
+        r.fix(str(e) + ("\nIf the companion service is running, stop it first: sudo systemctl stop companion"
+                        if busy else ""))
+
+    out("all good" if r.problems == 0 else f"{r.problems} thing(s) to fix")
+    return 0 if r.problems == 0 else 1
+

@@ -1,0 +1,113 @@
+"""Partial display updates on top of luma.oled's SSD1306 and SH1106 drivers.
+
+luma's drivers send the whole frame (about 1 KB) on every ``display()``:
+about 93 ms on the Pi's default 100 kHz I2C. These subclasses keep the
+controller's memory as they last wrote it (a shadow) and send, for each
+8-pixel page that changed, only the changed column range, addressed with the
+three page-addressing commands (page, column low, column high):
+
+* an unchanged frame sends nothing;
+* the first frame, and the first after ``show()`` (wake) or ``invalidate()``
+  (after a bus error, a reset), is sent whole;
+* packing uses Pillow (transpose + ``tobytes``), not a per-pixel Python loop.
+
+Everything else (init sequences, contrast, hide/show, rotation via
+``preprocess``) is luma's own. The SSD1306 is switched to page addressing
+mode (``0x20 0x02``) before the first frame; the SH1106 only has that mode.
+"""
+from __future__ import annotations
+
+from PIL import Image
+from luma.oled.device import sh1106, ssd1306
+
+SET_MEMORY_MODE = 0x20
+PAGE_ADDRESSING = 0x02
+
+
+def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
+    """A mode-"1" image as the controller stores it: ``pages`` rows of column
+    bytes, bit 0 = the page's top pixel."""
+    # After flipping and transposing, each image column becomes a row whose
+    # bytes are the pages from bottom to top, most significant bit first:
+    # exactly the controller's byte with bit 0 at the top.
+    data = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).transpose(Image.Transpose.TRANSPOSE).tobytes()
+    return [data[pages - 1 - p::pages] for p in range(pages)]
+
+
+def changed_range(old: bytes, new: bytes) -> tuple[int, int] | None:
+    """First and last index where two equal-length byte strings differ, or None."""
+    if old == new:
+        return None
+    n = len(new)
+    x = int.from_bytes(old, "big") ^ int.from_bytes(new, "big")
+    first = n - 1 - (x.bit_length() - 1) // 8
+    last = n - 1 - ((x & -x).bit_length() - 1) // 8
+    return first, last
+
+
+class _Partial:
+    """Mixin over a luma device with page addressing (see module docstring)."""
+
+    _shadow: list[bytes] | None = None
+    _column_offset = 0
+    bytes_sent = 0  # command + data bytes handed to the bus since creation
+
+    def invalidate(self) -> None:
+        """Forget the shadow: the next frame is sent whole."""
+        self._shadow = None
+
+    def _prepare(self) -> None:
+        """Put the controller in page addressing mode (once)."""
+
+    def display(self, image: Image.Image) -> None:
+        assert image.mode == self.mode
+        assert image.size == self.size
+        image = self.preprocess(image)
+        pages = pack_pages(image, self._pages)
+        shadow = self._shadow
+        try:
+            self._send(pages, shadow)
+        except BaseException:
+            # A bus error mid-frame leaves the panel's memory unknown: send the next frame whole.
+            self._shadow = None
+            raise
+        self._shadow = pages
+
+    def _send(self, pages: list[bytes], shadow: list[bytes] | None) -> None:
+        if shadow is None:
+            self._prepare()
+        for p, new in enumerate(pages):
+            if shadow is None:
+                c0, c1 = 0, len(new) - 1
+            else:
+                r = changed_range(shadow[p], new)
+                if r is None:
+                    continue
+                c0, c1 = r
+            col = c0 + self._column_offset
+            self.command(0xB0 | p, col & 0x0F, 0x10 | (col >> 4))
+            self.data(list(new[c0:c1 + 1]))
+            self.bytes_sent += 3 + c1 - c0 + 1
+
+    def show(self) -> None:
+        super().show()
+        self.invalidate()
+
+
+class PartialSSD1306(_Partial, ssd1306):
+    """luma's ``ssd1306`` sending only what changed."""
+
+    _page_mode = False
+
+    def _prepare(self) -> None:
+        if not self._page_mode:
+            self.command(SET_MEMORY_MODE, PAGE_ADDRESSING)
+            self._page_mode = True
+        self._column_offset = self._colstart
+
+
+class PartialSH1106(_Partial, sh1106):
+    """luma's ``sh1106`` sending only what changed (RAM columns start at the page address offset, 2)."""
+
+    def _prepare(self) -> None:
+        self._column_offset = self._page_address_offset
