@@ -1,0 +1,773 @@
+"""Undercut (Joe Kisenwether, 2004): the pure referee engine.
+
+Rules: ``shared/rules/source/undercut.en.txt`` and rulings U-1..U-15. Two
+tracking levels (U-14):
+
+* ``"score"``: the score sheet. The device does not know the hands; players
+  declare turn-ins (``tree``, ``triplets``, ``foursome``, ``done``) in seat
+  order from the start player (U-6), then who passed (``pass K``, U-11). At
+  the end the tied players are asked their hand pips/pieces (U-13).
+* ``"full"``: the full table. The device knows where each of the 75 pieces
+  is (bag, a hand, a stack, a bid) and enforces U-3..U-13. Every draw is a
+  chance node whose outcome is an ordinary ``got P`` move, so a replay never
+  re-draws; with ``"bag": "physical"`` (U-15) the table enters the outcomes
+  and they are checked against what the bag still holds.
+
+Move texts and the setup keys are specified in ``docs/records-undercut.md``.
+
+Example::
+
+    >>> s = SPEC.new({"players": ["Ann", "Bob", "Cat"], "level": "score"})
+    >>> s = s.apply_text("tree")           # Ann turns in a TREE: +2
+    >>> s.scores(), s.combo_values()
+    ((2, 0, 0), {'TREE': 3, 'TRIPLETS': 2, 'FOURSOME': 2})
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Iterator, Sequence
+
+from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from ..errors import IllegalMoveError, SetupError
+from ..pieces import Bag, Color, Piece, Size
+from .undercut_moves import (
+    COMBOS, FOURSOME, MIXES, STACK_NAMES, TREE, TRIPLETS, Bid, Done, Got, HandPieces, HandPips,
+    Pass, StartPlayer, Take, TurnIn, bid_value, canon, find_combos, is_combo, mix_sizes,
+    parse_undercut_move, value_text,
+)
+
+__all__ = [
+    "SPEC", "UndercutState", "new_game", "position", "END_SCORE", "DEFAULT_COLORS", "TOTAL_PIECES",
+    "TREE", "TRIPLETS", "FOURSOME", "COMBOS", "MIXES", "STACK_NAMES",
+    "Bid", "Done", "Got", "HandPieces", "HandPips", "Pass", "StartPlayer", "Take", "TurnIn",
+]
+
+END_SCORE = 10
+"""A score of 10 or more triggers the end (U-12)."""
+DEFAULT_COLORS = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.BLACK)
+"""U-1 default colors."""
+TOTAL_PIECES = 75
+"""5 colors x 3 sizes x 5 pieces (U-1)."""
+MAX_PIPS = 150  # all 75 pieces: 25 x (1 + 2 + 3)
+
+LEVELS = ("score", "full")
+BAG_MODES = ("virtual", "physical")
+SETUP_KEYS = ("players", "level", "bag", "start", "colors")
+
+_SIZE_WORD = {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}
+_STACK_SIZES = (Size.LARGE, Size.MEDIUM, Size.SMALL)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class UndercutState(State):
+    """An Undercut position. Immutable; ``apply`` returns a new state.
+
+    Phases: ``start`` (chance: random start player), ``setup`` (full level,
+    U-3), ``scoring`` (U-6), ``stacks`` (chance: stack draws, U-7),
+    ``bidding`` (U-8..U-10), ``pass`` (chance: the passer's draw, U-11),
+    ``auction`` (score level: waiting for who passed), ``tiebreak`` (score
+    level, U-13), ``over``.
+    """
+
+    players: tuple[str, ...]
+    level: str = "full"
+    bag_mode: str = "virtual"
+    colors: tuple[Color, ...] = DEFAULT_COLORS
+    points: tuple[int, ...] = ()
+    values: tuple[int, int, int] = (2, 2, 2)
+    start: int | None = 0
+    phase: str = "scoring"
+    active: int = 0
+    pos: int = 0                     # position in the seat order from the start player
+    round: int = 1
+    end_triggered: bool = False
+    bag: Bag | None = None
+    hands: tuple[Bag, ...] = ()
+    stacks: tuple[tuple[Piece, ...], ...] = ()
+    bids: tuple[tuple[int, tuple[Piece, ...]] | None, ...] = ()
+    pending: tuple[Size, ...] = ()   # sizes still to draw at this chance node
+    draw_for: tuple[str, int] | None = None  # ("hand"|"stack"|"pass", seat or stack index)
+    slot: int = 0                    # next stack slot (stack = slot // 3, size L/M/S = slot % 3)
+    tied: tuple[int, ...] = ()       # score level: players tied at the end (U-13)
+    tb_pips: tuple[int | None, ...] = ()
+    tb_pieces: tuple[int | None, ...] = ()
+    winners: tuple[int, ...] = ()
+    detail: str = ""
+    game = "undercut"
+
+    # ------------------------------------------------------------ basics
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def full(self) -> bool:
+        return self.level == "full"
+
+    def seat_in_order(self, i: int) -> int:
+        """The i-th seat clockwise from the start player."""
+        return ((self.start or 0) + i) % self.n
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase == "start" or self.pending:
+            return CHANCE
+        return self.active
+
+    def scores(self) -> tuple[int, ...]:
+        return self.points
+
+    def combo_values(self) -> dict[str, int]:
+        """Current score-sheet values (U-4)."""
+        return dict(zip(COMBOS, self.values))
+
+    # ------------------------------------------------------------ queries for the UI
+
+    def hand(self, seat: int) -> Bag:
+        """The seat's hand (full level)."""
+        self._need_full("hands")
+        return self.hands[seat]
+
+    def hand_pips(self, seat: int) -> int:
+        return self.hand(seat).pips()
+
+    def hand_count(self, seat: int) -> int:
+        return len(self.hand(seat))
+
+    def combos(self, seat: int | None = None) -> list[TurnIn]:
+        """Every distinct turn-in in the seat's hand (default: acting player), U-5."""
+        return find_combos(self.hand(self.active if seat is None else seat))
+
+    def markers_on_table(self) -> frozenset[int]:
+        """Seats whose marker is on a stack (U-8: they are skipped)."""
+        return frozenset(b[0] for b in self.bids if b is not None)
+
+    def bid_to_beat(self, stack: int) -> tuple[int, int] | None:
+        """``(pips, pieces)`` of the bid on a stack, ``None`` if it has none."""
+        b = self.bids[stack]
+        return None if b is None else bid_value(b[1])
+
+    def legal_bids(self, stack: int) -> list[Bid]:
+        """Every bid the acting player may place on ``stack`` (U-9), lowest first."""
+        if self.phase != "bidding" or not 0 <= stack < len(self.stacks):
+            return []
+        return sorted(self._iter_bids(stack), key=lambda b: (b.value, str(b)))
+
+    def pending_draw(self) -> dict[str, Any] | None:
+        """What the current chance node draws: ``{"for", "seat"|"stack", "size"}``."""
+        if not self.pending or self.draw_for is None:
+            return None
+        kind, idx = self.draw_for
+        out: dict[str, Any] = {"for": kind, "size": self.pending[0].letter, "left": len(self.pending)}
+        if kind == "stack":
+            out["stack"] = STACK_NAMES[idx]
+        else:
+            out["seat"] = idx
+        return out
+
+    def piece_census(self) -> Bag:
+        """Every piece the full level knows, wherever it is (U-14 conservation):
+        equals the 75-piece set at every step."""
+        self._need_full("pieces")
+        allp: list[Piece] = list(self.bag)
+        for h in self.hands:
+            allp.extend(h)
+        for st in self.stacks:
+            allp.extend(st)
+        for b in self.bids:
+            if b is not None:
+                allp.extend(b[1])
+        return Bag(allp)
+
+    def _need_full(self, what: str) -> None:
+        if not self.full:
+            raise IllegalMoveError(f"the score-sheet level does not track {what} (U-14)")
+
+    # ------------------------------------------------------------ legal moves
+
+    def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
+        if self.phase == "over":
+            return []
+        if self.phase == "start":
+            return [(StartPlayer(i), Fraction(1, self.n)) for i in range(self.n)]
+        if self.pending:
+            assert self.bag is not None
+            return [(Got(p), pr) for p, pr in self.bag.draw_outcomes(self.pending[0])]
+        return []
+
+    def legal_moves(self) -> list[Move]:
+        return list(self._iter_legal())
+
+    def forced_move(self) -> Move | None:
+        """The only legal player move, if there is exactly one (U-6: a single
+        possible turn-in is applied without asking)."""
+        if self.current_player < 0:
+            return None
+        it = self._iter_legal()
+        first = next(it, None)
+        if first is None or next(it, None) is not None:
+            return None
+        return first
+
+    def _iter_legal(self) -> Iterator[Move]:
+        if self.current_player == TERMINAL:
+            return
+        if self.current_player == CHANCE:
+            yield from (m for m, _ in self.chance_outcomes())
+            return
+        ph = self.phase
+        if ph == "setup":
+            assert self.bag is not None
+            for mix in MIXES:
+                if self._mix_missing(mix) is None:
+                    yield Take(mix)
+        elif ph == "scoring":
+            if self.full:
+                yield from find_combos(self.hands[self.active])
+            else:
+                yield from (TurnIn(c) for c in COMBOS)
+                yield Done()
+        elif ph == "bidding":
+            for k in range(len(self.stacks)):
+                yield from self._iter_bids(k)
+            if all(b is not None for b in self.bids):
+                assert self.bag is not None
+                sizes = self.bag.sizes_available()
+                if sizes:
+                    yield from (Pass(size=s) for s in sizes)
+                else:
+                    yield Pass()
+        elif ph == "auction":
+            yield from (Pass(seat=i) for i in range(self.n))
+        elif ph == "tiebreak":
+            stage, _ = self._tiebreak_stage()
+            if stage == "pips":
+                yield from (HandPips(i) for i in range(MAX_PIPS + 1))
+            else:
+                p = self.tb_pips[self.active] or 0
+                yield from (HandPieces(i) for i in range(-(-p // 3), min(p, TOTAL_PIECES) + 1))
+
+    def _iter_bids(self, k: int) -> Iterator[Bid]:
+        """Sub-multisets of the hand lower than the bid on stack k (U-9)."""
+        items = self.hands[self.active].items()
+        beat = self.bid_to_beat(k)
+        chosen: list[Piece] = []
+
+        def rec(i: int, pips: int) -> Iterator[Bid]:
+            if beat is not None and pips > beat[0]:
+                return
+            if i == len(items):
+                if beat is None or (pips, len(chosen)) < beat:
+                    yield Bid(k, tuple(chosen))
+                return
+            p, cnt = items[i]
+            yield from rec(i + 1, pips)
+            for j in range(1, cnt + 1):
+                chosen.append(p)
+                yield from rec(i + 1, pips + j * p.pips)
+            del chosen[len(chosen) - cnt:]
+
+        yield from rec(0, 0)
+
+    def parse_move(self, text: str) -> Move:
+        return parse_undercut_move(text)
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, move: Move) -> "UndercutState":
+        if self.phase == "over":
+            raise IllegalMoveError("the game is over (U-12)")
+        if self.current_player == CHANCE:
+            return self._apply_chance(move)
+        if isinstance(move, (StartPlayer, Got)):
+            raise IllegalMoveError(f"{move} is a draw, but no draw is pending: {self._waiting_for()}")
+        name = self.players[self.active]
+        handler = {
+            Take: self._apply_take, TurnIn: self._apply_turnin, Done: self._apply_done,
+            Bid: self._apply_bid, Pass: self._apply_pass, HandPips: self._apply_pips,
+            HandPieces: self._apply_pieces,
+        }.get(type(move))
+        if handler is None:
+            raise IllegalMoveError(f"not an Undercut move: {move!r}")
+        return handler(move, name)
+
+    def _waiting_for(self) -> str:
+        ph = self.phase
+        name = self.players[self.active] if self.players else "?"
+        if ph == "start":
+            return "the start player is being drawn (start K)"
+        if self.pending:
+            d = self.pending_draw() or {}
+            target = f"stack {d['stack']}" if d.get("stack") else self.players[d.get("seat", 0)]
+            return f"drawing a {_SIZE_WORD[self.pending[0]]} piece for {target} (got P)"
+        return {
+            "setup": f"{name} chooses a size mix (take MIX, U-3)",
+            "scoring": f"{name} is scoring (U-6)",
+            "bidding": f"{name} bids or passes (U-8)",
+            "auction": "auction: enter who passed (pass K, U-11)",
+            "tiebreak": f"{name} gives a hand count (U-13)",
+        }.get(ph, ph)
+
+    # --- chance
+
+    def _apply_chance(self, move: Move) -> "UndercutState":
+        if self.phase == "start":
+            if not isinstance(move, StartPlayer):
+                raise IllegalMoveError(f"waiting for the start player draw (start 1..{self.n}), not {move}")
+            if not 0 <= move.seat < self.n:
+                raise IllegalMoveError(f"no seat {move.seat + 1}: seats are 1..{self.n}")
+            s = replace(self, start=move.seat, active=move.seat, pos=0)
+            return s._begin_setup() if self.full else s._begin_scoring()
+        if not isinstance(move, Got):
+            raise IllegalMoveError(f"{move} is not possible now: {self._waiting_for()}")
+        p = move.piece
+        size = self.pending[0]
+        assert self.bag is not None and self.draw_for is not None
+        kind, idx = self.draw_for
+        target = f"stack {STACK_NAMES[idx]}" if kind == "stack" else self.players[idx]
+        if p.color not in self.colors:
+            raise IllegalMoveError(f"{p} is not one of this game's colors (U-1)")
+        if p.size != size:
+            rule = {"hand": "U-3", "stack": "U-7", "pass": "U-11"}[kind]
+            raise IllegalMoveError(f"this draw is a {_SIZE_WORD[size]} piece for {target}, not {p} ({rule})")
+        if not self.bag.count(p):
+            raise IllegalMoveError(f"the bag holds no {p} now (all 5 are out)")
+        bag = self.bag.remove(p)
+        if kind == "hand":
+            hands = _set(self.hands, idx, self.hands[idx].add(p))
+            s = replace(self, bag=bag, hands=hands, pending=self.pending[1:])
+            if s.pending:
+                return s
+            return replace(s, draw_for=None)._next_setup_player()
+        if kind == "stack":
+            stacks = self.stacks if len(self.stacks) > idx else self.stacks + ((),)
+            stacks = _set(stacks, idx, stacks[idx] + (p,))
+            return replace(self, bag=bag, stacks=stacks, pending=(), draw_for=None,
+                           slot=self.slot + 1)._next_stack_draw()
+        # kind == "pass": the passer's draw comes before the auction resolves (U-11)
+        hands = _set(self.hands, idx, self.hands[idx].add(p))
+        return replace(self, bag=bag, hands=hands, pending=(), draw_for=None)._resolve_auction()
+
+    # --- setup (U-3)
+
+    def _begin_setup(self) -> "UndercutState":
+        return replace(self, phase="setup", pos=0, active=self.seat_in_order(0))
+
+    def _mix_missing(self, mix: str) -> str | None:
+        assert self.bag is not None
+        sizes = mix_sizes(mix)
+        for s in _STACK_SIZES:
+            need = sizes.count(s)
+            have = self.bag.count_size(s)
+            if need > have:
+                return f"the bag has only {_plural(have, _SIZE_WORD[s])} left, {mix} needs {need}"
+        return None
+
+    def _apply_take(self, move: Take, name: str) -> "UndercutState":
+        if self.phase != "setup":
+            raise IllegalMoveError("size mixes are chosen only at setup (U-3)")
+        pips = sum(s.pips for s in mix_sizes(move.mix))
+        if pips != 6:
+            raise IllegalMoveError(f"{move.mix} is {pips} pips; a hand starts with exactly 6 (U-3)")
+        missing = self._mix_missing(move.mix)
+        if missing:
+            raise IllegalMoveError(f"cannot take {move.mix}: {missing} (U-3)")
+        return replace(self, pending=mix_sizes(move.mix), draw_for=("hand", self.active))
+
+    def _next_setup_player(self) -> "UndercutState":
+        pos = self.pos + 1
+        if pos == self.n:
+            return self._begin_scoring()
+        return replace(self, pos=pos, active=self.seat_in_order(pos))
+
+    # --- scoring (U-4..U-6, U-12)
+
+    def _begin_scoring(self) -> "UndercutState":
+        s = replace(self, phase="scoring", pos=0, active=self.seat_in_order(0))
+        return s._settle_scoring() if self.full else s
+
+    def _settle_scoring(self) -> "UndercutState":
+        """Full level: skip players with no combo left; end the phase after the last."""
+        pos = self.pos
+        while pos < self.n and not find_combos(self.hands[self.seat_in_order(pos)]):
+            pos += 1
+        if pos == self.n:
+            return replace(self, pos=pos)._end_scoring()
+        return replace(self, pos=pos, active=self.seat_in_order(pos))
+
+    def _end_scoring(self) -> "UndercutState":
+        if self.end_triggered:  # U-12: the phase in which (or before which) the end came is the last
+            return self._finish()
+        if self.full:
+            return replace(self, phase="stacks", stacks=(), bids=(), slot=0)._next_stack_draw()
+        return replace(self, phase="auction", active=self.start or 0)
+
+    def _score(self, seat: int, pts: int) -> "UndercutState":
+        points = _set(self.points, seat, self.points[seat] + pts)
+        return replace(self, points=points,
+                       end_triggered=self.end_triggered or points[seat] >= END_SCORE)
+
+    def _apply_turnin(self, move: TurnIn, name: str) -> "UndercutState":
+        if self.phase != "scoring":
+            raise IllegalMoveError("turn-ins happen only in the scoring phase (U-6)")
+        i = COMBOS.index(move.combo)
+        if self.full:
+            if not move.pieces:
+                raise IllegalMoveError(f"name the pieces of the {move.combo}, e.g. {move.combo.lower()} rL rM rS")
+            why = is_combo(move.combo, move.pieces)
+            if why:
+                raise IllegalMoveError(why)
+            hand = self.hands[self.active]
+            if not hand.contains_all(move.pieces):
+                raise IllegalMoveError(f"{name} does not hold {' '.join(map(str, move.pieces))}")
+            hands = _set(self.hands, self.active, hand.remove(*move.pieces))
+            s = replace(self, hands=hands, bag=self.bag.add(*move.pieces))  # type: ignore[union-attr]
+        else:
+            if move.pieces:
+                raise IllegalMoveError("the score-sheet level does not track pieces: enter just "
+                                       f"{move.combo.lower()} (U-14)")
+            s = self
+        s = s._score(self.active, self.values[i])
+        s = replace(s, values=_set(self.values, i, self.values[i] + 1))  # U-4: each on its own
+        return s._settle_scoring() if self.full else s
+
+    def _apply_done(self, move: Done, name: str) -> "UndercutState":
+        if self.phase != "scoring":
+            raise IllegalMoveError("'done' ends a player's turn-ins in the scoring phase (U-6)")
+        if self.full:
+            raise IllegalMoveError(f"{name} still holds a combo and must turn it in (U-6)")
+        pos = self.pos + 1
+        if pos == self.n:
+            return replace(self, pos=pos)._end_scoring()
+        return replace(self, pos=pos, active=self.seat_in_order(pos))
+
+    # --- auction (U-7..U-11)
+
+    def _next_stack_draw(self) -> "UndercutState":
+        """Next stack slot the bag can fill (U-7), or start the bidding."""
+        assert self.bag is not None
+        slot = self.slot
+        while slot < 3 * (self.n - 1) and self.bag:
+            size = _STACK_SIZES[slot % 3]
+            if self.bag.count_size(size):
+                return replace(self, slot=slot, pending=(size,), draw_for=("stack", slot // 3))
+            slot += 1
+        start = self.start or 0
+        return replace(self, slot=slot, phase="bidding", active=start,
+                       bids=(None,) * len(self.stacks))
+
+    def _next_bidder(self, after: int, table: frozenset[int]) -> int:
+        """U-8: clockwise from ``after``, skipping markers on the table."""
+        for i in range(1, self.n + 1):
+            c = (after + i) % self.n
+            if c not in table:
+                return c
+        raise AssertionError("every marker is on the table")  # pragma: no cover
+
+    def _apply_bid(self, move: Bid, name: str) -> "UndercutState":
+        if self.phase != "bidding":
+            raise IllegalMoveError("bids are placed only in the auction (U-8)" if self.full
+                                   else "the score-sheet level does not track bids: enter who passed (U-14)")
+        k = move.stack
+        if k >= len(self.stacks):
+            have = ", ".join(STACK_NAMES[:len(self.stacks)]) or "none"
+            raise IllegalMoveError(f"there is no stack {STACK_NAMES[k]} (stacks: {have}) (U-7)")
+        hand = self.hands[self.active]
+        if not hand.contains_all(move.pieces):
+            missing = next(p for p in set(move.pieces) if hand.count(p) < move.pieces.count(p))
+            held = hand.count(missing)
+            holds = f"no {missing}" if not held else f"only {held} x {missing}"
+            raise IllegalMoveError(f"{name} holds {holds} (U-9)")
+        value = move.value
+        old = self.bids[k]
+        hands = _set(self.hands, self.active, hand.remove(*move.pieces))
+        if old is not None:
+            old_value = bid_value(old[1])
+            if not value < old_value:
+                raise IllegalMoveError(f"bid {value_text(value)} is not lower than "
+                                       f"{value_text(old_value)} on stack {STACK_NAMES[k]} (U-9)")
+            hands = _set(hands, old[0], hands[old[0]].add(*old[1]))  # U-10: back at once
+        bids = _set(self.bids, k, (self.active, move.pieces))
+        table = frozenset(b[0] for b in bids if b is not None)
+        return replace(self, hands=hands, bids=bids, active=self._next_bidder(self.active, table))
+
+    def _apply_pass(self, move: Pass, name: str) -> "UndercutState":
+        if not self.full:
+            if self.phase != "auction":
+                raise IllegalMoveError("a pass is entered after the scoring phase (U-11)")
+            if move.seat is None or not 0 <= move.seat < self.n:
+                raise IllegalMoveError(f"say who passed: pass 1..{self.n} (U-11)")
+            s = self._score(move.seat, 1)
+            return replace(s, start=move.seat, round=self.round + 1)._begin_scoring()
+        if self.phase != "bidding":
+            raise IllegalMoveError("a pass ends the auction; it is not the auction now (U-11)")
+        if move.seat is not None:
+            raise IllegalMoveError("at the full-table level the acting player passes: pass S|M|L (U-11)")
+        for k, b in enumerate(self.bids):
+            if b is None:
+                raise IllegalMoveError(f"cannot pass: stack {STACK_NAMES[k]} has no bid (U-11)")
+        assert self.bag is not None
+        if move.size is None and self.bag:
+            sizes = " ".join(f"pass {s.letter}" for s in self.bag.sizes_available())
+            raise IllegalMoveError(f"name the size to draw: {sizes} (U-11)")
+        if move.size is not None and not self.bag.count_size(move.size):
+            raise IllegalMoveError(f"cannot name {_SIZE_WORD[move.size]}: none left in the bag (U-11)")
+        s = replace(self._score(self.active, 1), start=self.active)
+        if move.size is None:  # empty bag: the pass gives nothing
+            return s._resolve_auction()
+        return replace(s, phase="pass", pending=(move.size,), draw_for=("pass", self.active))
+
+    def _resolve_auction(self) -> "UndercutState":
+        """U-11: stacks to their bidders, bid pieces to the bag; new round."""
+        hands = list(self.hands)
+        bag = self.bag
+        assert bag is not None
+        for st, b in zip(self.stacks, self.bids):
+            assert b is not None
+            hands[b[0]] = hands[b[0]].add(*st)
+            bag = bag.add(*b[1])
+        s = replace(self, hands=tuple(hands), bag=bag, stacks=(), bids=(), slot=0,
+                    round=self.round + 1)
+        return s._begin_scoring()
+
+    # --- end (U-12, U-13)
+
+    def _finish(self) -> "UndercutState":
+        low = min(self.points)
+        tied = tuple(i for i, p in enumerate(self.points) if p == low)
+        if len(tied) == 1:
+            return replace(self, phase="over", winners=tied, detail="lowest score (U-13)")
+        if not self.full:
+            return replace(self, phase="tiebreak", tied=tied, active=tied[0],
+                           tb_pips=(None,) * self.n, tb_pieces=(None,) * self.n)
+        pips = {i: self.hands[i].pips() for i in tied}
+        counts = {i: len(self.hands[i]) for i in tied}
+        return replace(self, phase="over", tied=tied, **_break_tie(tied, pips, counts))
+
+    def _tiebreak_stage(self) -> tuple[str, tuple[int, ...]]:
+        """``("pips", seats)`` or ``("pieces", seats)``: who still has to answer."""
+        need = tuple(i for i in self.tied if self.tb_pips[i] is None)
+        if need:
+            return "pips", need
+        low = min(self.tb_pips[i] for i in self.tied)  # type: ignore[type-var]
+        tied2 = tuple(i for i in self.tied if self.tb_pips[i] == low)
+        return "pieces", tuple(i for i in tied2 if self.tb_pieces[i] is None) if len(tied2) > 1 else ()
+
+    def _after_tiebreak_answer(self) -> "UndercutState":
+        stage, need = self._tiebreak_stage()
+        if need:
+            return replace(self, active=need[0])
+        pips = {i: self.tb_pips[i] for i in self.tied}
+        counts = {i: self.tb_pieces[i] for i in self.tied}
+        return replace(self, phase="over", **_break_tie(self.tied, pips, counts))  # type: ignore[arg-type]
+
+    def _apply_pips(self, move: HandPips, name: str) -> "UndercutState":
+        if self.phase != "tiebreak" or self._tiebreak_stage()[0] != "pips":
+            raise IllegalMoveError("hand pips are asked only of tied players at the end (U-13)")
+        if move.pips > MAX_PIPS:
+            raise IllegalMoveError(f"a hand cannot hold {move.pips} pips (all 75 pieces are {MAX_PIPS})")
+        return replace(self, tb_pips=_set(self.tb_pips, self.active, move.pips))._after_tiebreak_answer()
+
+    def _apply_pieces(self, move: HandPieces, name: str) -> "UndercutState":
+        if self.phase != "tiebreak" or self._tiebreak_stage()[0] != "pieces":
+            raise IllegalMoveError("piece counts are asked only when hand pips are tied too (U-13)")
+        p = self.tb_pips[self.active] or 0
+        lo, hi = -(-p // 3), min(p, TOTAL_PIECES)
+        if not lo <= move.count <= hi:
+            raise IllegalMoveError(f"{_plural(p, 'pip')} make {lo} to {hi} pieces, not {move.count} (U-13)")
+        return replace(self, tb_pieces=_set(self.tb_pieces, self.active, move.count))._after_tiebreak_answer()
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != "over":
+            return None
+        return Outcome(Termination.SCORE_LIMIT, self.winners, self.points, self.detail)
+
+    # ------------------------------------------------------------ text
+
+    def describe(self, move: Move) -> str:
+        who = self.players[self.active] if self.players else "?"
+        if isinstance(move, StartPlayer):
+            return f"{self.players[move.seat]} starts" if 0 <= move.seat < self.n else str(move)
+        if isinstance(move, Got):
+            d = self.pending_draw()
+            if d is None:
+                return str(move)
+            target = f"stack {d['stack']}" if "stack" in d else self.players[d["seat"]]
+            return f"drew {move.piece} for {target}"
+        if isinstance(move, Take):
+            return f"{who} takes {move.mix}"
+        if isinstance(move, TurnIn):
+            pcs = (" " + " ".join(map(str, move.pieces))) if move.pieces else ""
+            return f"{who} turns in {move.combo}{pcs}: +{self.values[COMBOS.index(move.combo)]}"
+        if isinstance(move, Done):
+            return f"{who}: no more combos"
+        if isinstance(move, Bid):
+            if move.stack >= len(self.stacks):
+                return str(move)
+            pcs = " ".join(map(str, move.pieces)) or "marker only"
+            old = self.bids[move.stack]
+            under = f", undercuts {self.players[old[0]]}" if old else ""
+            return f"{who} bids {value_text(move.value)} on {STACK_NAMES[move.stack]} ({pcs}){under}"
+        if isinstance(move, Pass):
+            if move.seat is not None:
+                return f"{self.players[move.seat]} passes: +1" if move.seat < self.n else str(move)
+            got = f", draws a {_SIZE_WORD[move.size]}" if move.size else ", bag empty"
+            return f"{who} passes: +1{got}"
+        if isinstance(move, HandPips):
+            return f"{who} holds {_plural(move.pips, 'pip')}"
+        if isinstance(move, HandPieces):
+            return f"{who} holds {_plural(move.count, 'piece')}"
+        return str(move)
+
+    def _stack_json(self, k: int) -> dict[str, Any]:
+        b = self.bids[k] if k < len(self.bids) else None
+        bid = None
+        if b is not None:
+            pips, count = bid_value(b[1])
+            bid = {"seat": b[0], "pieces": [str(p) for p in b[1]], "pips": pips, "count": count}
+        return {"name": STACK_NAMES[k], "pieces": [str(p) for p in canon(self.stacks[k])], "bid": bid}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "level": self.level,
+            "bag_source": self.bag_mode,
+            "players": list(self.players),
+            "colors": [c.value for c in self.colors],
+            "scores": list(self.points),
+            "combo_values": self.combo_values(),
+            "start_player": self.start,
+            "round": self.round,
+            "phase": self.phase,
+            "active_player": self.current_player,
+            "end_triggered": self.end_triggered,
+        }
+        if self.full:
+            assert self.bag is not None
+            out["bag"] = self.bag.to_json()
+            out["bag_count"] = len(self.bag)
+            out["hands"] = [[str(p) for p in canon(h)] for h in self.hands]
+            out["hand_pips"] = [h.pips() for h in self.hands]
+            out["hand_pieces"] = [len(h) for h in self.hands]
+            out["stacks"] = [self._stack_json(k) for k in range(len(self.stacks))]
+            out["markers_in_hand"] = [i for i in range(self.n) if i not in self.markers_on_table()]
+            out["draw"] = self.pending_draw()
+        if self.tied:
+            out["tiebreak"] = {
+                "tied": list(self.tied),
+                "pips": [self.tb_pips[i] if self.tb_pips else self.hands[i].pips() for i in self.tied],
+                "pieces": [self.tb_pieces[i] if self.tb_pieces else len(self.hands[i]) for i in self.tied],
+            }
+        out["winners"] = list(self.winners) if self.phase == "over" else None
+        out["result"] = self.detail if self.phase == "over" else None
+        return out
+
+
+def _set(t: tuple, i: int, v: Any) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _break_tie(tied: tuple[int, ...], pips: dict[int, int], counts: dict[int, int]) -> dict[str, Any]:
+    """U-13 among players tied on score: fewest pips, then fewest pieces, then shared."""
+    low = min(pips[i] for i in tied)
+    t2 = tuple(i for i in tied if pips[i] == low)
+    if len(t2) == 1:
+        return {"winners": t2, "detail": "tie on score broken by fewest pips in hand (U-13)"}
+    low2 = min(counts[i] for i in t2)
+    t3 = tuple(i for i in t2 if counts[i] == low2)
+    if len(t3) == 1:
+        return {"winners": t3, "detail": "tie on score and pips broken by fewest pieces in hand (U-13)"}
+    return {"winners": t3, "detail": "shared win: tied on score, pips and pieces (U-13)"}
+
+
+# ---------------------------------------------------------------- setup
+
+
+def new_game(setup: dict[str, Any]) -> UndercutState:
+    """A new game from a setup object (keys in ``docs/records-undercut.md``)."""
+    if not isinstance(setup, dict):
+        raise SetupError("the setup must be an object")
+    unknown = [k for k in setup if k not in SETUP_KEYS]
+    if unknown:
+        raise SetupError(f"unknown setup key {unknown[0]!r} (known: {', '.join(SETUP_KEYS)})")
+    players = setup.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise SetupError("players must be a list of 3 to 5 names (U-2)")
+    players = [p.strip() for p in players]
+    if not 3 <= len(players) <= 5:
+        raise SetupError(f"Undercut needs 3 to 5 players, not {len(players)} (U-2)")
+    if len(set(players)) != len(players):
+        raise SetupError("player names must be different")
+    level = setup.get("level", "full")
+    if level not in LEVELS:
+        raise SetupError(f"level must be \"score\" or \"full\", not {level!r} (U-14)")
+    bag_mode = setup.get("bag", "virtual")
+    if bag_mode not in BAG_MODES:
+        raise SetupError(f"bag must be \"virtual\" or \"physical\", not {bag_mode!r} (U-15)")
+    start = setup.get("start", 0)
+    if start != "random" and (not isinstance(start, int) or isinstance(start, bool)
+                              or not 0 <= start < len(players)):
+        raise SetupError(f"start must be a seat 0..{len(players) - 1} or \"random\"")
+    raw_colors = setup.get("colors", [c.value for c in DEFAULT_COLORS])
+    if not isinstance(raw_colors, list) or len(raw_colors) != 5 or not all(isinstance(c, str) for c in raw_colors):
+        raise SetupError("colors must be a list of 5 color names (U-1)")
+    try:
+        colors = tuple(Color.parse(c) for c in raw_colors)
+    except ValueError as e:
+        raise SetupError(f"{e} (U-1)") from None
+    if len(set(colors)) != 5:
+        raise SetupError("the 5 colors must be different (U-1)")
+    n = len(players)
+    full = level == "full"
+    s = UndercutState(
+        players=tuple(players), level=level, bag_mode=bag_mode, colors=colors,
+        points=(0,) * n, start=None if start == "random" else start,
+        phase="start", active=0 if start == "random" else start,
+        bag=Bag.full_sets(colors, 5) if full else None,
+        hands=tuple(Bag() for _ in range(n)) if full else (),
+    )
+    if start == "random":
+        return s
+    return s._begin_setup() if full else s._begin_scoring()
+
+
+def position(setup: dict[str, Any], hands: Sequence[str], scores: Sequence[int] | None = None,
+             values: Sequence[int] | None = None) -> UndercutState:
+    """A full-level position right after setup with the given hands (piece
+    texts, e.g. ``"rL rM rS"``), scores and combo values: for tests, tutorials
+    and demos. The pieces come out of the bag; play starts with the scoring
+    phase of round 1 from the setup's start player (which must be a seat)."""
+    s = new_game({**setup, "level": "full"})
+    if s.phase != "setup":
+        raise SetupError("position() needs a fixed start seat")
+    if len(hands) != s.n:
+        raise SetupError(f"give {s.n} hands")
+    assert s.bag is not None
+    bag = s.bag
+    bags = []
+    for text in hands:
+        h = Bag.parse(text)
+        if not bag.contains_all(h):
+            raise SetupError(f"the 75 pieces cannot supply hand {text!r}")
+        bag = bag.remove(*h)
+        bags.append(h)
+    s = replace(s, bag=bag, hands=tuple(bags))
+    if scores is not None:
+        s = replace(s, points=tuple(scores), end_triggered=max(scores) >= END_SCORE)
+    if values is not None:
+        s = replace(s, values=tuple(values))  # type: ignore[arg-type]
+    return s._begin_scoring()
+
+
+SPEC = GameSpec(
+    "undercut", "Undercut", new_game, min_players=3, max_players=5,
+    summary="Bid low for pieces; lowest score when someone reaches 10 wins",
+    tags=("auction", "score"),
+)

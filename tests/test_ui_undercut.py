@@ -1,0 +1,319 @@
+"""Undercut screens (issue 4), driven with keys as the headless simulator does.
+
+Each test checks the engine state the keys produced, not only the pictures.
+Regenerate the reference PNGs after a deliberate change of the drawing:
+
+    COMPANION_UPDATE_REFERENCE=1 ./run test tests/test_ui_undercut.py
+"""
+from __future__ import annotations
+
+import pytest
+
+from companion import records
+from companion.cli import main
+from companion.journal import Journal
+from companion.pieces import Piece
+from companion.ui.undercut import BidPicker, Report, ScoreScreen, UndercutScreen
+from companion.ui.widgets import Confirm, Message
+
+from .screens_util import assert_matches_reference, make_app, press
+
+P = Piece.parse
+
+# From a fresh main menu: New game, Undercut, 3 players, names as they are,
+# then the options (rows: Start game, Level, Bag, Start).
+SHEET_3 = "ok,ok,down,ok,ok,down,ok,up,ok"              # level: score sheet
+FULL_3_PHYSICAL = "ok,ok,down,ok,ok,down,down,ok,up,up,ok"  # full table, physical bag (U-15)
+FULL_4_VIRTUAL = "ok,ok,ok,ok,ok"                       # the defaults: 4 players, full, virtual
+
+# Full table, physical bag: each draw menu lists only the colors the bag still
+# holds, in the game's color order (red, yellow, green, blue, black).
+SETUP_DRAWS = (
+    "ok,ok,down,ok,down,down,ok,"    # P1 takes LMS: rL yM gS
+    "ok,down,ok,down,down,ok,ok,"    # P2 takes LMS: yL gM rS
+    "ok,down,down,ok,ok,down,ok"     # P3 takes LMS: gL rM yS
+)
+STACK_DRAWS = "ok,ok,ok,down,ok,down,ok,down,ok"  # A = rL rM rS, B = yL yM yS (U-7)
+
+
+def game_screen(app) -> UndercutScreen:
+    return next(s for s in reversed(app.stack) if isinstance(s, UndercutScreen))
+
+
+def state(app):
+    return game_screen(app).session.state
+
+
+def keys_count(*parts: str) -> int:
+    return sum(len([k for k in p.split(",") if k]) for p in parts)
+
+
+# ---------------------------------------------------------------- score-sheet level
+
+
+def test_setup_flow_starts_a_score_sheet_game(tmp_path):
+    app = make_app(tmp_path)
+    press(app, SHEET_3)
+    st = state(app)
+    assert isinstance(app.top, UndercutScreen)
+    assert st.level == "score" and st.players == ("P1", "P2", "P3") and st.start == 0
+    assert st.phase == "scoring" and st.combo_values() == {"TREE": 2, "TRIPLETS": 2, "FOURSOME": 2}  # U-4
+
+
+def test_score_sheet_turn_ins_in_at_most_3_presses_U4_U6(tmp_path):
+    app = make_app(tmp_path)
+    press(app, SHEET_3)
+    tree, triplets, foursome = "down,ok", "down,down,ok", "up,ok"
+    for keys in (tree, triplets, foursome):
+        assert keys_count(keys) <= 3
+    press(app, tree)
+    assert_matches_reference(app.frame(), "undercut_sheet_scoring")
+    assert state(app).scores() == (2, 0, 0) and state(app).combo_values()["TREE"] == 3  # U-4
+    press(app, "up," + foursome)  # the cursor stayed on TREE; UP to Done, UP wraps to FOURSOME
+    press(app, "ok")  # cursor stays on FOURSOME: the same combo again is one press
+    assert state(app).scores() == (2 + 2 + 3, 0, 0)
+    assert state(app).combo_values() == {"TREE": 3, "TRIPLETS": 2, "FOURSOME": 4}  # U-5: each rises alone
+    press(app, "down,ok")  # FOURSOME -> Done (wraps): P2's turn
+    st = state(app)
+    assert st.active == 1 and st.phase == "scoring"
+    press(app, triplets)
+    assert state(app).scores() == (7, 2, 0)
+
+
+def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
+    app = make_app(tmp_path)
+    press(app, SHEET_3)
+    press(app, "down,ok,ok,ok,up,ok")  # P1: three TREEs 2+3+4 = 9, done
+    press(app, "ok,ok")  # P2, P3 done
+    st = state(app)
+    assert st.phase == "auction" and st.scores() == (9, 0, 0)
+    press(app, "ok")  # "who passed?": the cursor is on the start player, P1 (U-11: +1)
+    assert isinstance(app.top, Report) and "U-12" in " ".join(app.top.lines)
+    st = state(app)
+    assert st.scores() == (10, 0, 0) and st.end_triggered and st.phase == "scoring"
+    press(app, "ok,ok,ok,ok")  # dismiss; last scoring phase: everyone done
+    st = state(app)
+    assert st.phase == "tiebreak" and st.tied == (1, 2) and st.active == 1  # U-13
+    press(app, "up,up,up,up,up,ok")  # P2 holds 5 pips
+    press(app, "up,up,up,ok")  # P3 holds 3 pips
+    st = state(app)
+    assert st.phase == "over" and st.winners == (2,)
+    assert st.detail == "tie on score broken by fewest pips in hand (U-13)"
+    img = app.frame()
+    assert_matches_reference(img, "undercut_winner_tiebreak")
+
+
+def test_headless_sim_plays_a_score_sheet_game_to_the_winner(tmp_path, capsys):
+    """From the main menu to the winner screen through the CLI; the journal's
+    record replays to the same winner (the docs' score-sheet example)."""
+    keys = ",".join([
+        SHEET_3,
+        "down,ok,ok,ok,up,ok",  # Ann: TREE x3 = 9, done
+        "ok,ok",                # Bob, Cat done
+        "ok",                   # P1 passed: 10, the end is triggered by a pass (U-12)
+        "ok",                   # dismiss the U-12 note
+        "ok",                   # P1 done
+        "down,down,ok,up,up,ok",  # P2: TRIPLETS +2, done
+        "ok",                   # P3 done: game over
+    ])
+    shot = tmp_path / "win.png"
+    jpath = tmp_path / "j.db"
+    assert main(["sim", "--journal", str(jpath), "--seed", "5", "--keys", keys, "--screenshot", str(shot)]) == 0
+    j = Journal(str(jpath))
+    (info,) = j.sessions()
+    moves = [e.data["move"] for e in j.events(info.id)]
+    assert moves == ["tree", "tree", "tree", "done", "done", "done", "pass 1", "done", "triplets", "done", "done"]
+    text = records.dumps(info.game, info.setup, j.events(info.id))
+    result = records.replay(records.parse_lines(text.splitlines())).to_json()
+    assert result["terminal"] and result["scores"] == [10, 2, 0]
+    assert result["outcome"]["winners"] == [2] and result["outcome"]["detail"] == "lowest score (U-13)"
+    assert result["state"]["combo_values"] == {"TREE": 5, "TRIPLETS": 3, "FOURSOME": 2}
+    from PIL import Image
+    assert_matches_reference(Image.open(shot).convert("1"), "undercut_winner")
+
+
+# ---------------------------------------------------------------- full table, physical bag
+
+
+def test_physical_bag_entries_only_offer_what_the_bag_holds_U15(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + ",ok")  # P1 takes LMS (U-3)
+    st = state(app)
+    assert st.pending_draw() == {"for": "hand", "size": "L", "left": 3, "seat": 0}
+    labels = [r.label for r in game_screen(app).rows()]
+    assert labels == ["red rL", "yellow yL", "green gL", "blue bL", "black kL"]
+    press(app, "ok")
+    assert state(app).hands[0] == state(app).hands[0].__class__([P("rL")])
+
+
+def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS)
+    st = state(app)
+    assert st.phase == "stacks" and [sorted(map(str, h)) for h in st.hands] == [
+        ["gS", "rL", "yM"], ["gM", "rS", "yL"], ["gL", "rM", "yS"]]
+    press(app, STACK_DRAWS)
+    st = state(app)
+    assert st.phase == "bidding" and st.active == 0
+    assert [tuple(map(str, s)) for s in st.stacks] == [("rL", "rM", "rS"), ("yL", "yM", "yS")]
+    assert_matches_reference(app.frame(), "undercut_auction_empty")
+
+    bid_yM = "ok,down,down,ok,ok"  # open A, the picker lists gS yM rL: add yM, bid
+    assert keys_count(bid_yM) <= 8
+    img = press(app, "ok,down,down,ok")
+    assert isinstance(app.top, BidPicker) and app.top.pieces() == (P("yM"),)
+    press(app, "ok")
+    st = state(app)
+    assert st.bids[0] == (0, (P("yM"),)) and st.active == 1
+    press(app, "ok,ok")  # P2: cursor on B (the stack without a bid): the zero bid (U-9)
+    st = state(app)
+    assert st.bids[1] == (1, ()) and st.active == 2
+    assert_matches_reference(app.frame(), "undercut_auction")
+
+    # P3 tries rM on A: 2 pips/1 piece is not lower than 2 pips/1 piece (U-9)
+    before = state(app)
+    press(app, "down,ok,down,down,ok")
+    assert isinstance(app.top, BidPicker)
+    assert_matches_reference(app.frame(), "undercut_bid_picker")
+    press(app, "ok")
+    assert isinstance(app.top, Message) and "not lower" in app.last_error and "(U-9)" in app.last_error
+    assert state(app) == before
+    press(app, "ok,down,down,ok,up,ok")  # dismiss; rM back to none; add yS instead
+    assert app.top.pieces() == (P("yS"),) and app.top.verdict() == (True, "lower")
+    press(app, "ok")
+    st = state(app)
+    assert st.bids[0] == (2, (P("yS"),))
+    assert P("yM") in st.hands[0] and st.active == 0  # U-10: back to P1 at once, P1 acts
+    assert isinstance(app.top, Report) and app.top.title == "Undercut (U-10)"
+    press(app, "ok")
+
+    # P1 passes: the cursor is on Pass (every stack has a bid); small; the table draws rS
+    press(app, "ok")
+    assert isinstance(app.top, Message) is False
+    press(app, "ok")
+    st = state(app)
+    assert st.phase == "pass" and st.pending_draw()["size"] == "S" and st.scores() == (1, 0, 0)
+    press(app, "ok")  # red small
+    st = state(app)
+    # U-11: A to P3, B to P2, bid pieces to the bag, P1 starts round 2; U-6 applies the
+    # single TREEs in seat order from P1: P2 yellow TREE +2, P3 red TREE +3.
+    assert st.round == 2 and st.start == 0 and st.phase == "stacks"
+    assert st.scores() == (1, 2, 3) and st.combo_values()["TREE"] == 4
+    assert sorted(map(str, st.hands[0])) == ["gS", "rL", "rS", "yM"]
+    assert sorted(map(str, st.hands[2])) == ["gL", "rM"]
+    assert isinstance(app.top, Report) and app.top.title == "R1 over: P1 starts"
+    assert app.top.lines[0] == "P1 +1, drew rS"
+    assert "P3 takes A rL rM rS" in app.top.lines and "to bag: yS" in app.top.lines
+    assert_matches_reference(app.frame(), "undercut_round_summary")
+    press(app, "ok")
+    assert isinstance(app.top, Report) and app.top.title == "U-6: only turn-in"
+    assert app.top.lines == ["P2 TREE +2", "P3 TREE +3"]
+    press(app, "ok")
+    assert isinstance(app.top, UndercutScreen)
+    press(app, "right")
+    assert isinstance(app.top, ScoreScreen)
+    assert_matches_reference(app.frame(), "undercut_scores")
+
+
+def test_pass_is_refused_while_a_stack_has_no_bid_U11(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS)
+    before = state(app)
+    press(app, "up,ok")  # up from A wraps to Pass
+    assert isinstance(app.top, Message) and "U-11" in app.top.text
+    assert state(app) == before
+
+
+def test_hands_from_the_game_menu(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + ",back,down,ok")  # menu: Scores, Hands
+    labels = [(it.label, it.right) for it in app.top.items]
+    assert labels == [("P1", "6p/3pc"), ("P2", "6p/3pc"), ("P3", "6p/3pc")]
+    press(app, "down,ok")
+    assert isinstance(app.top, Report) and app.top.lines == ["P2: 6 pips, 3 pieces", "yL gM rS"]
+
+
+# ---------------------------------------------------------------- full table, virtual bag
+
+
+def test_virtual_setup_tells_which_pieces_to_take_from_the_tray_U3_U15(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_4_VIRTUAL)
+    st = state(app)
+    assert st.phase == "setup" and st.n == 4 and st.bag_mode == "virtual"
+    press(app, "ok")  # P1 takes LMS; the device draws the colors
+    hand = state(app).hands[0]
+    assert sorted(p.size.letter for p in hand) == ["L", "M", "S"]
+    assert isinstance(app.top, Report) and app.top.title == "Setup draw"
+    shown = " ".join(app.top.lines)
+    assert shown.startswith("P1: take ") and shown.endswith("from the tray")
+    assert sorted(shown.split()[2:5]) == sorted(str(p) for p in hand)
+
+
+def test_undo_restores_the_position_before_a_random_draw(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_4_VIRTUAL)
+    before = state(app)
+    press(app, "ok,ok")  # take LMS (three random draws), dismiss the tray note
+    assert len(state(app).bag) == 72
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm)
+    press(app, "down,ok,ok")  # Yes, dismiss "Undone"
+    assert state(app) == before and isinstance(app.top, UndercutScreen)
+
+
+def test_a_virtual_round_keeps_75_pieces_and_resumes_on_the_same_screen(tmp_path):
+    app = make_app(tmp_path)
+    press(app, FULL_4_VIRTUAL + ",ok,ok,ok,ok,ok,ok,ok")  # four LMS takes (the last note still up)
+    while not isinstance(app.top, UndercutScreen):
+        press(app, "ok")
+    st = state(app)
+    assert st.phase == "bidding" and len(st.stacks) == 3  # U-7: players - 1
+    assert len(st.piece_census()) == 75
+    for _ in range(3):
+        press(app, "ok,ok")  # zero bids on A, B, C (U-9)
+    press(app, "ok,ok")  # P4 passes, small
+    st = state(app)
+    assert st.round == 2 and st.start == 3 and st.scores()[3] >= 1 and len(st.piece_census()) == 75
+    while not isinstance(app.top, UndercutScreen):
+        press(app, "ok")
+    frame = app.frame()
+    sid = game_screen(app).session.id
+    app.home()  # leave, then resume from the journal: the same screen comes back
+    assert app.top.items[0].label == "Resume"
+    press(app, "ok")
+    assert state(app) == st and app.frame().tobytes() == frame.tobytes()
+    assert game_screen(app).session.id == sid
+
+
+@pytest.mark.parametrize("level_keys", [SHEET_3, FULL_3_PHYSICAL])
+def test_score_screen_from_the_session_menu(tmp_path, level_keys):
+    app = make_app(tmp_path)
+    press(app, level_keys + ",back,ok")
+    assert isinstance(app.top, ScoreScreen)
+    press(app, "ok")
+    assert isinstance(app.top, UndercutScreen)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_keys_never_crash_and_keep_75_pieces(tmp_path, seed):
+    """Any key anywhere: the app stays up, refusals change nothing, and the
+    full table always accounts for all 75 pieces (U-14)."""
+    import random
+    rnd = random.Random(seed)
+    app = make_app(tmp_path, seed=seed)
+    press(app, FULL_4_VIRTUAL)
+    sid = game_screen(app).session.id
+    keys = ["ok"] * 6 + ["up", "down", "back", "right", "left", "hold-back"]
+    for _ in range(400):
+        press(app, rnd.choice(keys))
+        screens = [s for s in app.stack if isinstance(s, UndercutScreen)]
+        if not screens:  # left the session: resume it
+            app.home()
+            if app.top.items[0].label != "Resume":
+                break
+            press(app, "ok")
+            continue
+        st = screens[-1].session.state
+        assert len(st.piece_census()) == 75
+    assert len(app.resume_session(sid).fold.moves) > 10  # the keys really played
