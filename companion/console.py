@@ -1,0 +1,403 @@
+"""The serial console's line protocol (pure: no port, no thread of its own).
+
+``Console.handle(line)`` takes one decoded input line and returns the reply
+lines; ``Console.poll()`` returns the event lines a running ``watch`` has to
+stream. The adapter (``hardware/serial_console.py``) owns the port, splits
+bytes into lines and writes the replies. The protocol is specified in
+``docs/console.md``; in short:
+
+* every reply is a status line, ``OK [info]`` or ``ERR <reason>``, then zero or
+  more body lines (never empty), then one empty line;
+* commands: ``help``, ``status``, ``screen``, ``press KEY[,KEY...]``,
+  ``games [json]``, ``export ID json|csv``, ``events ID [SINCE]``,
+  ``watch [ID]``, ``stop``, ``quit``/``bye``;
+* read-only (``Settings.read_only``): ``press`` gets ``ERR read-only``.
+
+The app is reached only through ``run(fn, redraw)``, which must execute
+``fn(app)`` on the app loop's thread and return its result (``loop_runner``
+makes one that puts a ``loop.Call`` on the loop's queue and waits; ``direct``
+calls at once, for a single-threaded caller). The console never offers a
+shell and never opens a file: nothing a user types names a path.
+"""
+from __future__ import annotations
+
+import json
+from collections import deque
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, Callable
+
+from .engine import CHANCE, TERMINAL
+from .errors import CompanionError
+from .export import player_names, scores_csv, session_summary, summaries, title_of
+from .io import Key
+from .ui.app import braille
+
+MAX_KEYS = 64          # keys in one press command
+ECHO_MEMORY = 256      # recent output lines remembered to recognise an echo
+Runner = Callable[..., Any]
+
+HELP = [
+    "help                   this list",
+    "status                 screen title, session, player to act, scores",
+    "screen                 the current frame as 16 lines of braille",
+    "press KEY[,KEY...]     press buttons: up down left right ok back hold-ok hold-back release",
+    "games [json]           every session: id, date, game, players, result",
+    "export ID json|csv     a session as its game record, or its scores per turn as CSV",
+    "events ID [SINCE]      the session's events after seq SINCE, as JSON lines",
+    "watch [ID]             stream new events as JSON lines until any line is sent",
+    "stop                   end a watch",
+    "quit | bye             end a watch and say goodbye",
+    "Replies: a status line (OK or ERR reason), body lines, an empty line.",
+]
+
+
+
+class ConsoleError(Exception):
+    """A command that cannot be done: its message is the ERR reason."""
+
+
+def direct(app) -> Runner:
+    """A runner for a caller on the app's own thread (tests, headless)."""
+    def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
+        return fn(app)
+    return run
+
+
+def loop_runner(loop, timeout: float = 5.0) -> Runner:
+    """A runner for another thread: each call is a ``Call`` on the loop's queue,
+    waited for at most ``timeout`` seconds (then it is cancelled and the
+    command answers ``ERR busy``)."""
+    from .loop import Call
+
+    def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
+        call = Call(fn, redraw=redraw)
+        loop.inputs.put(call)
+        try:
+            return call.future.result(timeout=timeout)
+        except FutureTimeout:
+            call.future.cancel()
+            raise ConsoleError("busy (the app did not answer)") from None
+    return run
+
+
+def loop_waker(loop) -> Callable[[], None]:
+    """Called on the loop's thread before console presses: they count as
+    input like a button (the idle timer restarts, a blank display wakes) and,
+    unlike a button, the first press after a blank is not eaten by the wake-up
+    (the console user cannot see the panel)."""
+    def wake() -> None:
+        loop.last_input = loop.clock()
+        loop.blanked = False
+    return wake
+
+
+def _session_of(app):
+    """The session of the top-most screen that plays one, or None."""
+    for screen in reversed(app.stack):
+        s = getattr(screen, "session", None)
+        if s is not None and hasattr(s, "fold"):
+            return s
+    return None
+
+
+def screen_title(app) -> str:
+    """The top screen's title; a game screen without one is named by its game."""
+    top = app.top
+    if getattr(top, "title", ""):
+        return top.title
+    s = getattr(top, "session", None)
+    if s is not None and hasattr(s, "game"):
+        return title_of(s.game)
+    return type(top).__name__
+
+
+def _parse_id(text: str) -> int:
+    if not text.isdigit() or len(text) > 12:
+        raise ConsoleError(f"bad session id {text[:20]!r} (a number, see: games)")
+    return int(text)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+class Console:
+    """One console's state: read-only flag, running watch, recent output."""
+
+    def __init__(self, run: Runner, *, read_only: bool = False, wake: Callable[[], None] | None = None):
+        self.run = run
+        self.read_only = read_only
+        self.wake = wake
+        self.watching = False
+        self.watch_id: int | None = None
+        self._watch_marks: dict[int, tuple[int, int]] = {}  # session -> (events, last seq sent)
+        self._watch_count = -1                   # journal size at the last poll
+        self._recent: deque[str] = deque(maxlen=ECHO_MEMORY)
+        self._recent_set: dict[str, int] = {}
+
+    # ------------------------------------------------------------ output memory
+
+    def remember(self, lines: list[str]) -> list[str]:
+        """Note lines about to be sent, so an echo of them is recognised."""
+        for line in lines:
+            if not line:
+                continue
+            if len(self._recent) == self._recent.maxlen:
+                old = self._recent[0]
+                n = self._recent_set.get(old, 0) - 1
+                if n <= 0:
+                    self._recent_set.pop(old, None)
+                else:
+                    self._recent_set[old] = n
+            self._recent.append(line)
+            self._recent_set[line] = self._recent_set.get(line, 0) + 1
+        return lines
+
+    def is_echo(self, line: str) -> bool:
+        """A line the console sent itself (a host or a wire that echoes):
+        status lines and recently sent lines are never taken for commands."""
+        return line.startswith(("OK", "ERR")) or line in self._recent_set
+
+    # ------------------------------------------------------------ entry points
+
+    def handle(self, line: str) -> list[str]:
+        """Reply lines (status, body, empty end line) for one input line; [] for
+        an ignored line (empty, or an echo of the console's own output)."""
+        line = _edit(line).strip()
+        if self.is_echo(line):
+            return []
+        if self.watching:
+            self.watching = False
+            return self.remember(["OK stopped", ""])
+        if not line:
+            return []
+        words = line.split()
+        cmd, args = words[0].lower(), words[1:]
+        fn = COMMANDS.get(cmd)
+        try:
+            if fn is None:
+                raise ConsoleError(f"unknown command {cmd[:20]!r} (try: help)")
+            out = fn(self, args)
+        except ConsoleError as e:
+            out = [f"ERR {e}"]
+        except CompanionError as e:
+            out = [f"ERR {e}"]
+        except Exception as e:  # never let a bug take the console down
+            out = [f"ERR internal error ({type(e).__name__})"]
+        return self.remember(out + [""])
+
+    def reply_error(self, reason: str) -> list[str]:
+        """The reply to a line the adapter refused (too long, not UTF-8); it ends a watch too."""
+        self.watching = False
+        return self.remember([f"ERR {reason}", ""])
+
+    def poll(self) -> list[str]:
+        """New events for a running watch, one JSON line each ([] if none)."""
+        if not self.watching:
+            return []
+        try:
+            lines = self.run(self._poll)
+        except (ConsoleError, CompanionError):
+            return []
+        return self.remember(lines)
+
+    # ------------------------------------------------------------ commands
+
+    def cmd_help(self, args: list[str]) -> list[str]:
+        return ["OK commands", *HELP]
+
+    def cmd_status(self, args: list[str]) -> list[str]:
+        self._no_args(args, "status")
+
+        def fn(app) -> list[str]:
+            s = _session_of(app)
+            out = ["OK status", f"screen: {screen_title(app)}"]
+            if s is None:
+                out += ["session: -", "player: -", "scores: -"]
+            else:
+                st = s.state
+                names = player_names(st, s.setup, max(len(st.scores()), 0))
+                p = st.current_player
+                who = ("chance" if p == CHANCE else "game over" if p == TERMINAL or s.finished
+                       else names[p] if 0 <= p < len(names) else f"seat {p + 1}")
+                sc = st.scores()
+                out += [f"session: {s.id} {s.game}", f"player: {who}",
+                        "scores: " + (", ".join(f"{n} {v}" for n, v in zip(names, sc)) if sc else "-")]
+            out.append(f"read-only: {'yes' if self.read_only else 'no'}")
+            return out
+        return self.run(fn)
+
+    def cmd_screen(self, args: list[str]) -> list[str]:
+        self._no_args(args, "screen")
+        return self.run(lambda app: ["OK screen", *braille(app.frame())])
+
+    def cmd_press(self, args: list[str]) -> list[str]:
+        if self.read_only:
+            raise ConsoleError("read-only")
+        names = [n for n in ",".join(args).split(",") if n.strip()]
+        if not names:
+            raise ConsoleError("press needs keys, e.g. press down,ok")
+        if len(names) > MAX_KEYS:
+            raise ConsoleError(f"at most {MAX_KEYS} keys in one press")
+        keys = []
+        for n in names:
+            try:
+                keys.append(Key.parse(n))
+            except ValueError:
+                raise ConsoleError(f"unknown key {n.strip()[:20]!r} (keys: "
+                                   f"{' '.join(k.value for k in Key)})") from None
+        wake = self.wake
+
+        def fn(app) -> list[str]:
+            if wake:
+                wake()
+            before = app.last_error
+            for k in keys:
+                app.handle(k)
+            out = [f"OK pressed {len(keys)}", f"screen: {screen_title(app)}"]
+            if app.last_error is not before and app.last_error:
+                out.append(f"refused: {app.last_error}")
+            return out
+        return self.run(fn, redraw=True)
+
+    def cmd_games(self, args: list[str]) -> list[str]:
+        if args not in ([], ["json"]):
+            raise ConsoleError("usage: games [json]")
+        items = self.run(lambda app: summaries(app.journal))
+        if args:
+            return [f"OK {len(items)} games", *[_json(s.to_json()) for s in items]]
+        out = [f"OK {len(items)} games"]
+        for s in items:
+            players = ", ".join(s.players) or "-"
+            out.append(f"#{s.id}  {s.date}  {s.title}  {players}  {s.result_text()}")
+        return out
+
+    def cmd_export(self, args: list[str]) -> list[str]:
+        if len(args) != 2 or args[1].lower() not in ("json", "csv"):
+            raise ConsoleError("usage: export ID json|csv")
+        sid, fmt = _parse_id(args[0]), args[1].lower()
+
+        def fn(app) -> list[str]:
+            info = self._info(app, sid)
+            if fmt == "json":
+                from .records import dumps
+                text = dumps(info.game, info.setup, app.journal.events(sid), session=sid, created=info.created)
+            else:
+                s = session_summary(app.journal, info)
+                if s.fold is None:
+                    raise ConsoleError(f"session {sid} cannot be read: {s.error}")
+                text = scores_csv(s.fold, info.setup)
+            return [f"OK export {sid} {fmt}", *text.splitlines()]
+        return self.run(fn)
+
+    def cmd_events(self, args: list[str]) -> list[str]:
+        if not 1 <= len(args) <= 2:
+            raise ConsoleError("usage: events ID [SINCE]")
+        sid = _parse_id(args[0])
+        since = 0
+        if len(args) == 2:
+            if not args[1].isdigit() or len(args[1]) > 12:
+                raise ConsoleError("SINCE must be a seq number (0 for all)")
+            since = int(args[1])
+
+        def fn(app) -> list[str]:
+            self._info(app, sid)
+            evs = [e for e in app.journal.events(sid) if e.seq > since]
+            return [f"OK {len(evs)} events", *[_json({"session": sid, **e.to_json()}) for e in evs]]
+        return self.run(fn)
+
+    def cmd_watch(self, args: list[str]) -> list[str]:
+        if len(args) > 1:
+            raise ConsoleError("usage: watch [ID]")
+        sid = _parse_id(args[0]) if args else None
+
+        def fn(app) -> tuple[int, dict[int, tuple[int, int]]]:
+            if sid is not None:
+                self._info(app, sid)
+            return app.journal.count(), {info.id: (info.events, self._last_seq(app, info))
+                                         for info in app.journal.sessions()}
+        count, marks = self.run(fn)
+        self.watching, self.watch_id = True, sid
+        self._watch_count, self._watch_marks = count, marks
+        what = f"session {sid}" if sid is not None else "every session"
+        return [f"OK watching {what}; send any line to stop"]
+
+    def cmd_stop(self, args: list[str]) -> list[str]:
+        return ["OK not watching"]
+
+    def cmd_quit(self, args: list[str]) -> list[str]:
+        self.watching = False
+        return ["OK bye"]
+
+    # ------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _no_args(args: list[str], cmd: str) -> None:
+        if args:
+            raise ConsoleError(f"{cmd} takes no arguments")
+
+    @staticmethod
+    def _info(app, sid: int):
+        try:
+            return app.journal.session(sid)
+        except KeyError:
+            raise ConsoleError(f"no session {sid} (see: games)") from None
+
+    def _poll(self, app) -> list[str]:
+        j = app.journal
+        n = j.count()
+        if n == self._watch_count:
+            return []
+        self._watch_count = n
+        out: list[str] = []
+        infos = [j.session(self.watch_id)] if self.watch_id is not None else j.sessions()[::-1]
+        for info in infos:
+            known = self._watch_marks.get(info.id)
+            if known is not None and known[0] == info.events:
+                continue  # nothing new in this session
+            if known is None:  # a session started during the watch: its start first
+                out.append(_json({"session": info.id, "seq": info.id, "type": "start",
+                                  "game": info.game, "setup": info.setup, "time": info.created}))
+                mark = info.id
+            else:
+                mark = known[1]
+            for e in j.events(info.id):
+                if e.seq > mark:
+                    out.append(_json({"session": info.id, **e.to_json()}))
+                    mark = e.seq
+            self._watch_marks[info.id] = (info.events, mark)
+        return out
+
+    @staticmethod
+    def _last_seq(app, info) -> int:
+        evs = app.journal.events(info.id) if info.events else []
+        return evs[-1].seq if evs else info.id
+
+
+def _edit(line: str) -> str:
+    """Apply backspaces (DEL or BS) a terminal user typed."""
+    if "\x7f" not in line and "\x08" not in line:
+        return line
+    out: list[str] = []
+    for ch in line:
+        if ch in "\x7f\x08":
+            if out:
+                out.pop()
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+COMMANDS: dict[str, Callable[[Console, list[str]], list[str]]] = {
+    "help": Console.cmd_help,
+    "status": Console.cmd_status,
+    "screen": Console.cmd_screen,
+    "press": Console.cmd_press,
+    "games": Console.cmd_games,
+    "export": Console.cmd_export,
+    "events": Console.cmd_events,
+    "watch": Console.cmd_watch,
+    "stop": Console.cmd_stop,
+    "quit": Console.cmd_quit,
+    "bye": Console.cmd_quit,
+}

@@ -1,0 +1,327 @@
+"""Exports of a session beyond its JSON record: scores per turn as CSV, a PNG
+score sheet, and the one-line summaries the History screen and the serial
+console list.
+
+Everything here is generic over ``State``: a session is folded (records.Fold)
+and ``state.scores()`` is read after each move in effect. Player names come
+from the state's ``players`` attribute when it is a sequence of names (or of
+objects with a ``name``), else from ``setup["players"]`` when that is a list
+of names, else ``P1..Pn``. Pure: no file is read or written here (the caller
+decides where bytes go).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .engine import CHANCE, TERMINAL, State
+from .errors import CompanionError
+from .records import Event, Fold, new_state
+
+__all__ = [
+    "GameSummary", "ScoreRow", "player_names", "score_rows", "scores_csv", "summarize",
+    "summaries", "session_summary", "score_sheet", "sheet_lines", "title_of",
+]
+
+
+def title_of(game: str) -> str:
+    from .games import GAMES, TOOLS
+    return (GAMES.get(game) or TOOLS.get(game) or (game, game))[1]
+
+
+def _names_from(value: Any, n: int) -> list[str] | None:
+    if not isinstance(value, (list, tuple)) or len(value) != n or not value:
+        return None
+    out = []
+    for v in value:
+        name = v if isinstance(v, str) else getattr(v, "name", None)
+        if not isinstance(name, str):
+            return None
+        out.append(name)
+    return out
+
+
+def player_names(state: State, setup: dict[str, Any] | None = None, n: int | None = None) -> list[str]:
+    """One name per seat (``n`` seats, default ``len(state.scores())``)."""
+    if n is None:
+        n = len(state.scores())
+    return (_names_from(getattr(state, "players", None), n)
+            or _names_from((setup or {}).get("players"), n)
+            or [f"P{i + 1}" for i in range(n)])
+
+
+def _clean(text: str) -> str:
+    """No line breaks in a CSV field or a table cell (one row is one line)."""
+    return " ".join(str(text).split())
+
+
+# ---------------------------------------------------------------- scores per turn
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """The scores after a move that changed them."""
+
+    turn: int              # 1-based number of the move among the moves in effect
+    seq: int               # the move event's seq in the journal / record
+    player: str            # who made it: a name, "chance" or "" (no seat)
+    move: str              # the move's text form
+    description: str       # the move described in its position
+    scores: tuple[int, ...]
+
+
+def _seat_name(state: State, names: Sequence[str]) -> str:
+    p = state.current_player
+    if p == CHANCE:
+        return "chance"
+    if p == TERMINAL or not 0 <= p < len(names):
+        return ""
+    return names[p]
+
+
+def score_rows(fold: Fold) -> list[ScoreRow]:
+    """One row per move in effect that changed a score (the running totals after it)."""
+    rows: list[ScoreRow] = []
+    states = fold.states
+    names = player_names(states[-1])
+    last = tuple(states[0].scores())
+    for i, (seq, text) in enumerate(fold.moves, 1):
+        before, after = states[i - 1], states[i]
+        sc = tuple(after.scores())
+        if sc != last:
+            try:
+                desc = before.describe(before.parse_move(text))
+            except CompanionError:
+                desc = text
+            rows.append(ScoreRow(i, seq, _seat_name(before, names), text, _clean(desc), sc))
+        last = sc
+    return rows
+
+
+def scores_csv(fold: Fold, setup: dict[str, Any] | None = None) -> str:
+    """CSV (RFC 4180, ``\\r\\n`` rows): ``turn,seq,player,move,description``
+    then one column per player (named by the header) with the running score."""
+    state = fold.state
+    names = player_names(state, setup)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(["turn", "seq", "player", "move", "description", *[_clean(n) for n in names]])
+    for r in score_rows(fold):
+        w.writerow([r.turn, r.seq, _clean(r.player), _clean(r.move), r.description, *r.scores])
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- summaries
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One session in a line: what the History screen and ``games`` show."""
+
+    id: int
+    game: str
+    title: str
+    created: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    finished: bool          # over by the rules, or ended by the players
+    ended: bool             # closed with an ``end`` event
+    winners: tuple[str, ...]
+    termination: str | None
+    moves: int
+    detail: str = ""        # the outcome's detail (e.g. a ruling that decided it)
+    error: str = ""         # the session could not be folded (e.g. a game missing in this version)
+    fold: Fold | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def date(self) -> str:
+        """``YYYY-MM-DD HH:MM`` (UTC, as the journal stores it)."""
+        return self.created[:16].replace("T", " ")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "title": self.title, "created": self.created,
+                "players": list(self.players), "scores": list(self.scores), "finished": self.finished,
+                "ended": self.ended, "winners": list(self.winners), "termination": self.termination,
+                "moves": self.moves, "detail": self.detail, **({"error": self.error} if self.error else {})}
+
+    def result_text(self) -> str:
+        if self.error:
+            return "unreadable"
+        if self.winners:
+            return "won by " + ", ".join(self.winners)
+        if self.finished:
+            return "ended"
+        return "open"
+
+
+def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
+              events: Sequence[Event]) -> GameSummary:
+    title = title_of(game)
+    try:
+        f = Fold(states=[new_state(game, setup)])
+        for e in events:
+            f.apply(e)
+    except CompanionError as e:
+        names = setup.get("players")
+        players = tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+        return GameSummary(session_id, game, title, created, players, (), False,
+                           any(e.type == "end" for e in events), (), None, 0, error=str(e))
+    state = f.state
+    scores = tuple(state.scores())
+    if scores:
+        names = player_names(state, setup)
+    else:  # no scores (a tool): names only if the session has some
+        raw = getattr(state, "players", None)
+        names = (_names_from(raw, len(raw)) if isinstance(raw, (list, tuple)) else None) or \
+            (_names_from(setup.get("players"), len(setup["players"]))
+             if isinstance(setup.get("players"), list) else None) or []
+    oc = state.outcome()
+    winners = tuple(names[w] for w in oc.winners if 0 <= w < len(names)) if oc else ()
+    return GameSummary(session_id, game, title, created, tuple(names), scores,
+                       f.ended or state.is_terminal(), f.ended, winners,
+                       oc.termination.value if oc else None, len(f.moves),
+                       detail=oc.detail if oc else "", fold=f)
+
+
+_CACHE: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+def session_summary(journal, info) -> GameSummary:
+    """The summary of one ``SessionInfo``, cached per journal until the session changes."""
+    try:
+        cache = _CACHE.setdefault(journal, {})
+    except TypeError:  # not weak-referenceable: no cache
+        cache = {}
+    key = (info.id, info.events, info.last_time)
+    hit = cache.get(info.id)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    s = summarize(info.id, info.game, info.setup, info.created, journal.events(info.id))
+    cache[info.id] = (key, s)
+    return s
+
+
+def summaries(journal) -> list[GameSummary]:
+    """Every session of the journal, newest first."""
+    return [session_summary(journal, info) for info in journal.sessions()]
+
+
+@dataclass(frozen=True)
+class NameTotals:
+    name: str
+    games: int
+    wins: int
+
+
+def name_totals(items: Sequence[GameSummary]) -> list[NameTotals]:
+    """Per player name: finished games played and won (most wins first, then name).
+    Only sessions finished by the rules (with a result) count."""
+    games: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    for s in items:
+        if s.error or s.termination is None:
+            continue
+        for n in set(s.players):
+            games[n] = games.get(n, 0) + 1
+        for n in set(s.winners):
+            wins[n] = wins.get(n, 0) + 1
+    return sorted((NameTotals(n, g, wins.get(n, 0)) for n, g in games.items()),
+                  key=lambda t: (-t.wins, -t.games, t.name.lower()))
+
+
+# ---------------------------------------------------------------- PNG score sheet
+
+SHEET_WIDTH = 800
+MAX_SHEET_ROWS = 60
+
+
+def sheet_lines(summary: GameSummary) -> dict[str, Any]:
+    """What the score sheet shows, as data (the drawing only lays it out)."""
+    fold = summary.fold
+    rows = score_rows(fold) if fold is not None else []
+    names = list(summary.players) if summary.scores else []
+    shown = rows[-MAX_SHEET_ROWS:]
+    return {
+        "title": f"{summary.title}  #{summary.id}",
+        "subtitle": f"{summary.date} UTC  -  {summary.moves} moves",
+        "header": ["#", "move", *names],
+        "rows": [[str(r.turn), (r.player + ": " if r.player and r.player != "chance"
+                                and r.player not in r.description else "") + r.description,
+                  *[str(v) for v in r.scores]] for r in shown],
+        "skipped": len(rows) - len(shown),
+        "totals": ["", "total", *[str(v) for v in summary.scores]],
+        "result": ((f"Winner: {', '.join(summary.winners)}" if summary.winners
+                    else "Finished" if summary.finished else "Not finished")
+                   + (f" ({summary.detail})" if summary.detail else "")),
+        "winners": [names.index(w) for w in summary.winners if w in names],
+    }
+
+
+def _font(size: int):
+    from PIL import ImageFont
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, OSError, ImportError):  # Pillow without FreeType: the bitmap font
+        return ImageFont.load_default()
+
+
+def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
+    """A white PNG-ready RGB image: title, players, one row per score change,
+    totals (the winners' column marked) and the result."""
+    from PIL import Image, ImageDraw
+    data = sheet_lines(summary)
+    big, mid, small = _font(30), _font(20), _font(18)
+    pad, row_h = 24, 30
+    n_rows = len(data["rows"]) + (1 if data["skipped"] else 0)
+    height = pad + 44 + 30 + 16 + row_h * (n_rows + 2) + 16 + 40 + pad
+    img = Image.new("RGB", (width, height), "white")
+    d = ImageDraw.Draw(img)
+    ink, grey, mark = (20, 20, 20), (110, 110, 110), (255, 236, 150)
+    y = pad
+    d.text((pad, y), data["title"], font=big, fill=ink)
+    y += 44
+    d.text((pad, y), data["subtitle"], font=small, fill=grey)
+    y += 30 + 16
+    n_players = len(data["header"]) - 2
+    col_w = 100 if n_players else 0
+    x_turn, x_move = pad, pad + 56
+    x_scores = width - pad - col_w * n_players
+    move_chars = max(8, (x_scores - x_move - 8) // 10)
+
+    def line(cells: list[str], y: int, font, fill=ink) -> None:
+        d.text((x_turn, y), cells[0], font=font, fill=fill)
+        text = cells[1] if len(cells[1]) <= move_chars else cells[1][:move_chars - 1] + "~"
+        d.text((x_move, y), text, font=font, fill=fill)
+        for i, v in enumerate(cells[2:]):
+            right = x_scores + col_w * (i + 1) - 10
+            w = d.textlength(v, font=font)
+            d.text((right - w, y), v, font=font, fill=fill)
+
+    for i in data["winners"]:
+        d.rectangle((x_scores + col_w * i, y - 4, x_scores + col_w * (i + 1) - 2,
+                     y + row_h * (n_rows + 2) + 2), fill=mark)
+    line(data["header"], y, mid)
+    y += row_h
+    d.line((pad, y - 4, width - pad, y - 4), fill=ink, width=2)
+    if data["skipped"]:
+        line(["", f"... {data['skipped']} earlier changes", *[""] * n_players], y, small, grey)
+        y += row_h
+    for k, cells in enumerate(data["rows"]):
+        if k % 2:
+            d.rectangle((pad, y - 3, x_scores - 4, y + row_h - 6), fill=(240, 240, 240))
+        line(cells, y, small)
+        y += row_h
+    d.line((pad, y - 4, width - pad, y - 4), fill=ink, width=2)
+    line(data["totals"], y, mid)
+    y += row_h + 16
+    d.text((pad, y), data["result"], font=mid, fill=ink)
+    return img
+
+
+def score_sheet_png(summary: GameSummary) -> bytes:
+    buf = io.BytesIO()
+    score_sheet(summary).save(buf, format="PNG")
+    return buf.getvalue()

@@ -1,0 +1,296 @@
+"""Exports (issue 7): CSV of scores per turn, PNG score sheet, summaries, CLI.
+
+The tools keep no score, so a tiny scoring game, "tally", is registered here
+for the tests: seats take turns; ``roll`` makes a chance node whose outcome
+``gain N`` (N = 1..3) adds N to the roller; ``pass`` scores nothing; the game
+ends when a score reaches the target; the highest scores win.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from companion import export, games
+from companion.cli import main
+from companion.engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from companion.errors import IllegalMoveError, InvalidMoveError, SetupError
+from companion.journal import Journal
+from companion.records import parse_lines, replay
+from companion.session import Session
+
+# ---------------------------------------------------------------- the tally test game
+
+
+@dataclass(frozen=True)
+class TRoll(Move):
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True)
+class TPass(Move):
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class TGain(Move):
+    n: int
+
+    def __str__(self) -> str:
+        return f"gain {self.n}"
+
+
+@dataclass(frozen=True)
+class TallyState(State):
+    players: tuple[str, ...]
+    target: int
+    points: tuple[int, ...]
+    turn: int = 0
+    rolling: bool = False
+    game = "tally"
+
+    @property
+    def current_player(self) -> int:
+        if max(self.points) >= self.target:
+            return TERMINAL
+        return CHANCE if self.rolling else self.turn
+
+    def legal_moves(self):
+        if self.is_terminal():
+            return []
+        return [m for m, _ in self.chance_outcomes()] if self.rolling else [TRoll(), TPass()]
+
+    def chance_outcomes(self):
+        return [(TGain(n), Fraction(1, 3)) for n in (1, 2, 3)] if self.rolling else []
+
+    def parse_move(self, text: str) -> Move:
+        w = text.split()
+        if w == ["roll"]:
+            return TRoll()
+        if w == ["pass"]:
+            return TPass()
+        if len(w) == 2 and w[0] == "gain" and w[1] in ("1", "2", "3"):
+            return TGain(int(w[1]))
+        raise InvalidMoveError(f"not a tally move: {text!r}")
+
+    def apply(self, move: Move) -> "TallyState":
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move} is not possible now")
+        nxt = (self.turn + 1) % len(self.players)
+        if isinstance(move, TRoll):
+            return replace(self, rolling=True)
+        if isinstance(move, TPass):
+            return replace(self, turn=nxt)
+        pts = list(self.points)
+        pts[self.turn] += move.n
+        return replace(self, points=tuple(pts), rolling=False, turn=nxt)
+
+    def scores(self):
+        return self.points
+
+    def outcome(self):
+        if not self.is_terminal():
+            return None
+        best = max(self.points)
+        return Outcome(Termination.TARGET, tuple(i for i, p in enumerate(self.points) if p == best), self.points)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": list(self.players), "points": list(self.points), "turn": self.turn}
+
+    def describe(self, move: Move) -> str:
+        if isinstance(move, TGain):
+            return f"{self.players[self.turn]} gains {move.n}"
+        return str(move)
+
+
+def _new_tally(setup: dict[str, Any]) -> TallyState:
+    players = setup.get("players", ["P1", "P2"])
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        raise SetupError("tally needs 2 to 4 players")
+    return TallyState(tuple(players), int(setup.get("target", 5)), (0,) * len(players))
+
+
+SPEC = GameSpec("tally", "Tally", _new_tally, 2, 4)
+
+
+@pytest.fixture
+def tally(monkeypatch):
+    """Register the tally game for the duration of a test."""
+    monkeypatch.setitem(games.TOOLS, "tally", (__name__, "Tally"))
+    return "tally"
+
+
+def clock():
+    n = iter(range(10**6))
+    return lambda: f"2026-05-01T12:{next(n) // 60 % 60:02d}:{next(n) % 60:02d}.000+00:00"
+
+
+def play_tally(journal, moves, players=("Ann", "Bob"), target=5) -> Session:
+    s = Session.start(journal, "tally", {"players": list(players), "target": target, "die": "physical"},
+                      random.Random(1))
+    for m in moves:
+        s.play(m)
+    return s
+
+
+# ---------------------------------------------------------------- CSV
+
+
+def test_csv_has_one_row_per_score_change_with_the_move_and_named_players(tally):
+    j = Journal(":memory:", clock=clock())
+    # Ann rolls 2; Bob passes; Ann rolls 3 -> 5 reaches the target: Ann wins 5-0.
+    s = play_tally(j, ["roll", "gain 2", "pass", "roll", "gain 3"])
+    rows = list(csv.reader(io.StringIO(export.scores_csv(s.fold, s.setup))))
+    assert rows[0] == ["turn", "seq", "player", "move", "description", "Ann", "Bob"]
+    # session id 1, moves are seqs 2..6; only the two gains change a score
+    assert rows[1:] == [["2", "3", "chance", "gain 2", "Ann gains 2", "2", "0"],
+                        ["5", "6", "chance", "gain 3", "Ann gains 3", "5", "0"]]
+
+
+def test_csv_skips_undone_moves_and_uses_the_moves_in_effect(tally):
+    j = Journal(":memory:", clock=clock())
+    s = play_tally(j, ["roll", "gain 3"])
+    s.undo()                                   # takes back gain 3 (the table rolled: its own decision)
+    s.undo()                                   # and the roll
+    s.play("pass")                             # Ann passes
+    s.play("roll")
+    s.play("gain 1")                           # Bob gains 1
+    rows = list(csv.reader(io.StringIO(export.scores_csv(s.fold, s.setup))))
+    assert [r[3:] for r in rows[1:]] == [["gain 1", "Bob gains 1", "0", "1"]]
+    assert rows[1][0] == "3"                   # third move in effect: pass, roll, gain 1
+
+
+def test_csv_of_a_scoreless_tool_is_the_header_alone_and_names_default_to_seats(tally):
+    j = Journal(":memory:")
+    s = Session.start(j, "die", {}, random.Random(2))
+    s.play("roll")
+    assert export.scores_csv(s.fold) == "turn,seq,player,move,description\r\n"
+    st = _new_tally({"players": [object(), object()]})  # not names: P1, P2
+    assert export.player_names(st) == ["P1", "P2"]
+
+
+def test_csv_fields_with_commas_or_quotes_stay_one_row(tally):
+    j = Journal(":memory:")
+    s = play_tally(j, ["roll", "gain 1"], players=('Ann, "A"', "Bob"))
+    rows = list(csv.reader(io.StringIO(export.scores_csv(s.fold, s.setup))))
+    assert rows[0][5] == 'Ann, "A"' and len(rows) == 2 and rows[1][4] == 'Ann, "A" gains 1'
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def test_summaries_name_players_winner_and_totals(tally):
+    j = Journal(":memory:", clock=clock())
+    play_tally(j, ["roll", "gain 3", "roll", "gain 1", "roll", "gain 2"])           # Ann 5, Bob 1
+    play_tally(j, ["roll", "gain 1", "roll", "gain 3", "pass", "roll", "gain 3"],
+               players=("Cy", "Bob"))                                                # Cy 1, Bob 6
+    open_one = play_tally(j, ["roll", "gain 1"])                                     # unfinished
+    items = export.summaries(j)
+    assert [s.id for s in items] == [open_one.id, items[1].id, 1]                  # newest first
+    assert items[2].winners == ("Ann",) and items[2].scores == (5, 1) and items[2].finished
+    assert items[1].winners == ("Bob",) and items[1].result_text() == "won by Bob"
+    assert not items[0].finished and items[0].result_text() == "open"
+    totals = {t.name: (t.games, t.wins) for t in export.name_totals(items)}
+    assert totals == {"Ann": (1, 1), "Bob": (2, 1), "Cy": (1, 0)}                  # open game not counted
+    assert json.loads(json.dumps(items[2].to_json()))["winners"] == ["Ann"]
+
+
+def test_summary_of_a_session_whose_game_is_missing_says_so(tally, monkeypatch):
+    j = Journal(":memory:")
+    play_tally(j, ["roll", "gain 1"])
+    monkeypatch.delitem(games.TOOLS, "tally")
+    (s,) = export.summaries(j)
+    assert s.error and s.result_text() == "unreadable" and s.players == ("Ann", "Bob")
+
+
+def test_summary_cache_follows_new_events(tally):
+    j = Journal(":memory:")
+    s = play_tally(j, ["roll"])
+    assert export.summaries(j)[0].scores == (0, 0)
+    s.play("gain 2")
+    assert export.summaries(j)[0].scores == (2, 0)
+
+
+# ---------------------------------------------------------------- PNG
+
+
+def test_score_sheet_lists_rows_totals_and_winner_and_is_800_wide(tally):
+    j = Journal(":memory:", clock=clock())
+    play_tally(j, ["roll", "gain 3", "pass", "roll", "gain 2"])
+    (s,) = export.summaries(j)
+    data = export.sheet_lines(s)
+    assert data["header"] == ["#", "move", "Ann", "Bob"]
+    assert data["rows"] == [["2", "Ann gains 3", "3", "0"], ["5", "Ann gains 2", "5", "0"]]
+    assert data["totals"] == ["", "total", "5", "0"] and data["result"] == "Winner: Ann"
+    assert data["winners"] == [0]
+    img = Image.open(io.BytesIO(export.score_sheet_png(s)))
+    assert img.format == "PNG" and img.width == 800 and 200 < img.height < 600
+    px = img.convert("RGB")
+    assert px.getextrema()[0] == (20, 255) or px.getextrema()[0][0] < 50   # text is drawn
+    # the winner's column is highlighted, the loser's is not
+    assert (255, 236, 150) in {px.getpixel((800 - 24 - 150, y)) for y in range(100, img.height)}
+    assert (255, 236, 150) not in {px.getpixel((800 - 24 - 50, y)) for y in range(100, img.height)}
+
+
+def test_score_sheet_of_a_long_game_keeps_the_last_rows(tally):
+    j = Journal(":memory:")
+    moves = []
+    for _ in range(70):
+        moves += ["roll", "gain 1"]
+    play_tally(j, moves, target=1000)
+    (s,) = export.summaries(j)
+    data = export.sheet_lines(s)
+    assert len(data["rows"]) == export.MAX_SHEET_ROWS and data["skipped"] == 70 - export.MAX_SHEET_ROWS
+    assert data["rows"][-1][2:] == ["35", "35"]
+    assert export.score_sheet(s).height < 2600
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def test_cli_export_json_csv_png(tally, tmp_path, capsys):
+    path = str(tmp_path / "j.db")
+    j = Journal(path, clock=clock())
+    s = play_tally(j, ["roll", "gain 2", "pass", "roll", "gain 3"])
+    j.close()
+    assert main(["export", str(s.id), "--journal", path, "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "turn,seq,player,move,description,Ann,Bob" and out.splitlines()[-1].endswith(",5,0")
+    rec = tmp_path / "g.jsonl"
+    assert main(["export", str(s.id), "--journal", path, "-o", str(rec)]) == 0
+    result = replay(parse_lines(rec.read_text().splitlines()))
+    assert result.to_json()["scores"] == [5, 0] and result.to_json()["outcome"]["winners"] == [0]
+    png = tmp_path / "sheet.png"
+    assert main(["export", str(s.id), "--journal", path, "--format", "png", "-o", str(png)]) == 0
+    assert Image.open(png).size[0] == 800
+    assert main(["export", str(s.id), "--journal", path, "--format", "png"]) == 2   # png needs -o
+    assert "needs -o" in capsys.readouterr().err
+    assert main(["export", "99", "--journal", path, "--format", "csv"]) == 2
+
+
+def test_docs_score_sheet_example(tmp_path):
+    """docs/img/score_sheet.png (README): an Undercut score-sheet game, made by
+    the project's own renderer. COMPANION_UPDATE_DOCS=1 redraws it."""
+    import os
+    from pathlib import Path
+    img_path = Path(__file__).resolve().parent.parent / "docs" / "img" / "score_sheet.png"
+    if os.environ.get("COMPANION_UPDATE_DOCS") == "1":
+        pytest.importorskip("companion.games.undercut")
+        j = Journal(":memory:", clock=lambda: "2026-05-01T19:30:00.000+00:00")
+        rng = random.Random(3)
+        s = Session.start(j, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score"}, rng)
+        while not s.state.is_terminal():
+            s.play(rng.choice(list(s.state.legal_moves())))
+        (summary,) = export.summaries(j)
+        img_path.write_bytes(export.score_sheet_png(summary))
+    img = Image.open(img_path)
+    assert img.format == "PNG" and img.width == 800
