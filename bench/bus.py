@@ -71,13 +71,21 @@ class BusMeter:
     def reset(self) -> None:
         self.prev = None
 
-    def show(self, img: Image.Image) -> tuple[int, int]:
-        """Hand a frame to the driver; returns (bytes sent, ideal bytes)."""
+    def send(self, img: Image.Image) -> int:
+        """Hand a frame to the driver (what the app does on a press); returns the bytes sent."""
+        self.device.display(img)
+        return self.bus.take()
+
+    def ideal(self, img: Image.Image) -> int:
+        """The ideal update from the previous frame given to ``ideal`` to this one (not on the press path)."""
         new = pages(img)
         ideal = ideal_bytes(self.prev, new)
-        self.device.display(img)
         self.prev = new
-        return self.bus.take(), ideal
+        return ideal
+
+    def show(self, img: Image.Image) -> tuple[int, int]:
+        """Hand a frame to the driver; returns (bytes sent, ideal bytes)."""
+        return self.send(img), self.ideal(img)
 
 
 def drivers():

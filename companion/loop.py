@@ -91,6 +91,7 @@ class Loop:
 
     def run(self) -> None:
         self.show()
+        self.app.warm_up()  # after the first frame: start-up is not slowed, the first press does not wait
         while not self.stop.is_set():
             self.heartbeat()
             try:

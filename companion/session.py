@@ -51,6 +51,10 @@ class Session:
         self.auto_chance = device_draws(setup)
         self.fold = Fold(states=[new_state(game, setup)])
         self.events: list[Event] = []
+        # history(): lines described so far, and the re-fold that describes them
+        self._lines: list[HistoryLine] = []
+        self._line_stack: list[State] | None = None
+        self._lines_upto = 0
         for e in events or ():
             self.fold.apply(e)
             self.events.append(e)
@@ -163,20 +167,34 @@ class Session:
     # ------------------------------------------------------------ history
 
     def history(self) -> list[HistoryLine]:
-        """Every move ever played, undone ones marked, described in context."""
-        undone = set(self.fold.undone)
-        out: list[HistoryLine] = []
-        # Re-fold to describe each move in the position it was played in.
-        stack: list[State] = [new_state(self.game, self.setup)]
-        for e in self.events:
+        """Every move ever played, undone ones marked, described in context.
+
+        Each move is described in the position it was played in (a re-fold of
+        the events, undone ones included); the re-fold goes on from where the
+        last call stopped, so a call costs only the events since then.
+        """
+        if self._line_stack is None:
+            self._line_stack = [new_state(self.game, self.setup)]
+        stack = self._line_stack
+        for e in self.events[self._lines_upto:]:
             if e.type == "move":
                 st = stack[-1]
                 m = st.parse_move(e.data["move"])
-                out.append(HistoryLine(e.seq, e.data["move"], st.describe(m), e.seq in undone, e.time))
+                self._lines.append(HistoryLine(e.seq, e.data["move"], st.describe(m), False, e.time))
                 stack.append(st.apply(m))
             elif e.type == "undo":
                 stack.pop()
-        return out
+        self._lines_upto = len(self.events)
+        undone = set(self.fold.undone)
+        return [HistoryLine(h.seq, h.text, h.line, h.seq in undone, h.time) for h in self._lines]
+
+    def last_line(self) -> str | None:
+        """The live move an undo would reach first, described in its position
+        (what the undo prompt shows), or None at the start. Constant time."""
+        if not self.fold.moves:
+            return None
+        before = self.fold.states[-2]
+        return before.describe(before.parse_move(self.fold.moves[-1][1]))
 
     def record_text(self) -> str:
         """This session as a game record (docs/records.md)."""

@@ -70,3 +70,58 @@ def test_record_text_replays_to_the_same_state(journal):
     s.undo()
     rec = records.parse_lines(s.record_text().splitlines())
     assert records.replay(rec).fold.state == s.state
+
+
+def test_history_grows_incrementally_and_equals_a_fresh_refold(journal):
+    """history() goes on from its last call; a resumed copy (fresh re-fold) agrees line for line."""
+    s = Session.start(journal, "die", {}, random.Random(7))
+    s.play("roll")
+    first = s.history()
+    assert len(first) == 2 and not any(h.undone for h in first)
+    s.play("roll")
+    s.undo()
+    s.play("roll")
+    again = Session.resume(journal, s.id, random.Random(0)).history()
+    assert s.history() == again
+    assert [h.undone for h in again] == [False, False, True, True, False, False]
+
+
+def test_last_line_is_what_undo_reaches_first(journal):
+    s = Session.start(journal, "die", {}, random.Random(3))
+    assert s.last_line() is None
+    s.play("roll")
+    s.play("roll")
+    live = [h.line for h in s.history() if not h.undone]
+    assert s.last_line() == live[-1]
+    s.undo()
+    live = [h.line for h in s.history() if not h.undone]
+    assert s.last_line() == live[-1]
+    s.undo()
+    assert s.last_line() is None
+
+
+def test_unfinished_sees_play_made_behind_the_apps_back(journal):
+    """The main menu's Resume list: answered from the open session, yet a session
+    another writer (the serial console, a second process) finished is dropped."""
+    from companion.ui.app import App
+    app = App(journal, rng=random.Random(1))
+    s = app.start_session("die", {})
+    assert app.unfinished() == [s.id]
+    other = Session.resume(journal, s.id, random.Random(2))  # another writer on the same journal
+    other.end("closed elsewhere")
+    assert app.unfinished() == []
+    t = app.start_session("die", {})
+    t.play("roll")
+    assert app.unfinished() == [t.id]
+
+
+def test_unfinished_does_not_replay_the_open_session(journal, monkeypatch):
+    from companion.ui.app import App
+    app = App(journal, rng=random.Random(1))
+    s = app.start_session("die", {})
+    s.play("roll")
+
+    def no_replay(*a, **k):
+        raise AssertionError("the open session was replayed from the journal")
+    monkeypatch.setattr(Session, "resume", no_replay)
+    assert app.unfinished() == [s.id]

@@ -35,6 +35,11 @@ class App:
         self.stack: list[Screen] = []
         self.frames = 0
         self.last_error: str | None = None
+        # Sessions opened by this app, by id: the main menu asks each for
+        # "finished" instead of replaying it from the journal every time.
+        self._live: dict[int, Session] = {}
+        # Sessions of other origins already replayed: id -> (event count, finished).
+        self._replayed: dict[int, tuple[int, bool]] = {}
         from .screens import MainMenu  # the screens import the app's widgets
         self.push(MainMenu())
 
@@ -69,24 +74,51 @@ class App:
 
     # ------------------------------------------------------------ sessions
     def start_session(self, game: str, setup: dict[str, Any]) -> Session:
-        return Session.start(self.journal, game, setup, self.rng)
+        s = Session.start(self.journal, game, setup, self.rng)
+        self._live[s.id] = s
+        return s
 
     def resume_session(self, session_id: int) -> Session:
-        return Session.resume(self.journal, session_id, self.rng)
+        s = Session.resume(self.journal, session_id, self.rng)
+        self._live[s.id] = s
+        return s
 
     def unfinished(self) -> list[int]:
-        """Ids of sessions that can be resumed, newest first."""
+        """Ids of sessions that can be resumed, newest first.
+
+        A session this app has open answers from memory; another one is
+        replayed once and remembered until its journal event count changes
+        (the serial console, say, played in it)."""
         out = []
         for info in self.journal.sessions():
             if info.ended:
                 continue
-            try:
-                s = self.resume_session(info.id)
-            except CompanionError:
-                continue
-            if not s.finished:
+            live = self._live.get(info.id)
+            if live is not None and len(live.events) == info.events:
+                finished = live.finished
+            else:
+                self._live.pop(info.id, None)
+                known = self._replayed.get(info.id)
+                if known is None or known[0] != info.events:
+                    try:
+                        finished = Session.resume(self.journal, info.id, self.rng).finished
+                    except CompanionError:
+                        finished = True  # a session that no longer replays is not offered
+                    known = self._replayed[info.id] = (info.events, finished)
+                finished = known[1]
+            if not finished:
                 out.append(info.id)
         return out
+
+    def warm_up(self) -> None:
+        """Load what later screens need (the games' screen modules, the fonts)
+        so that the first press of each does not wait for it. The app loop
+        calls this once the first frame is on the display."""
+        from .draw import font
+        from .screens import GAMES, game_ui
+        font()
+        for name in GAMES:
+            game_ui(name)
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings

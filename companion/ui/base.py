@@ -44,11 +44,10 @@ class SessionScreen(Screen):
         return []
 
     def ask_undo(self, app: "App") -> None:
-        if not self.session.fold.moves:
+        shown = self.session.last_line()
+        if shown is None:
             app.message("Nothing to undo yet.")
             return
-        last = self.session.history()
-        shown = next((h.line for h in reversed(last) if not h.undone), "")
         app.confirm(f"Undo: {shown}?", self._undo)
 
     def _undo(self, app: "App") -> None:
