@@ -30,6 +30,8 @@ def harness(module: str, *args: str) -> dict:
         raise RuntimeError(f"{module} printed no figures: {p.stderr[-2000:]}")
     out = json.loads(lines[-1])
     out["exit_status"] = p.returncode
+    if p.returncode:
+        out["stderr"] = p.stderr[-2000:]
     return out
 
 
@@ -112,8 +114,11 @@ def main(argv=None) -> int:
         "date": time.strftime("%Y-%m-%d"),
     }
     fig["seconds"] = time.time() - t0
-    summary = {"kills": fig["powercut"]["kills"], "events_lost": fig["powercut"]["events_lost"],
-               "presses": fig["mash"]["presses"], "crashes": fig["mash"]["crashes"],
+    pc, mash = fig["powercut"], fig["mash"]
+    summary = {"kills": pc["kills"], "events_lost": pc["events_lost"],
+               "integrity_failures": pc["integrity_failures"], "screens_mismatched": pc["screens_mismatched"],
+               "presses": mash["presses"], "crashes": mash["crashes"], "bad_frames": mash["bad_frames"],
+               "replay_mismatches": mash["replay_mismatches"],
                "faults_injected": fig["faults"]["faults_injected"],
                "faults_survived": fig["faults"]["faults_survived"], "exposure": fig["exposure"].get("exposure")}
     if not a.quick:
@@ -122,7 +127,10 @@ def main(argv=None) -> int:
         with open(os.path.join(ROOT, "docs", "reliability.md"), "w", encoding="utf-8") as f:
             f.write(render(fig, cmd))
     print(json.dumps(summary))
-    bad = any(fig[k]["exit_status"] for k in ("powercut", "mash", "faults"))
+    bad = [k for k in ("powercut", "mash", "faults") if fig[k]["exit_status"]]
+    for k in bad:
+        print(f"bench.reliability: the {k} harness failed (exit {fig[k]['exit_status']}): "
+              f"{fig[k].get('stderr', '')}", file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 __all__ = [
     "CompanionError", "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
     "SetupError", "RecordError", "JournalError", "NotAJournalError", "JournalWriteError",
-    "ConfigError",
+    "StaleSessionError", "ConfigError",
 ]
 
 
@@ -51,6 +51,10 @@ class NotAJournalError(JournalError):
 
 class JournalWriteError(JournalError):
     """An event could not be made durable (disk full, read-only); it was not accepted."""
+
+
+class StaleSessionError(JournalError):
+    """The session gained events elsewhere since this copy was opened; nothing was written."""
 
 
 class ConfigError(CompanionError):

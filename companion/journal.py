@@ -26,7 +26,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from .errors import JournalWriteError, NotAJournalError
+from .errors import JournalWriteError, NotAJournalError, StaleSessionError
 from .records import Event
 
 APPLICATION_ID = 0x50594443  # "PYDC"
@@ -147,12 +147,24 @@ class Journal:
 
     # ------------------------------------------------------------ writing
 
-    def _insert(self, rows: Iterable[tuple[int | None, str, dict[str, Any]]]) -> list[Event]:
-        """Insert rows (session or None for a new session's start) in one transaction."""
+    def _insert(self, rows: Iterable[tuple[int | None, str, dict[str, Any]]],
+                expect_last: tuple[int, int] | None = None) -> list[Event]:
+        """Insert rows (session or None for a new session's start) in one transaction.
+
+        ``expect_last = (session, seq)``: write only if ``seq`` is still that
+        session's latest event (its id when it has none), checked inside the
+        same transaction; else ``StaleSessionError`` and nothing is written."""
         db = self._db
         out: list[Event] = []
         try:
             db.execute("BEGIN IMMEDIATE")
+            if expect_last is not None:
+                session, seq = expect_last
+                (latest,) = db.execute("SELECT MAX(seq) FROM events WHERE session=?", (session,)).fetchone()
+                if latest != seq:
+                    db.execute("ROLLBACK")
+                    raise StaleSessionError(
+                        f"session {session} was changed elsewhere since it was opened; open it again")
             (seq,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
             for session, typ, data in rows:
                 seq += 1
@@ -175,13 +187,18 @@ class Journal:
         """Durably start a session; its id is the seq of its ``start`` event."""
         return self._insert([(None, "start", {"game": game, "setup": setup})])[0].seq
 
-    def append(self, session: int, type: str, data: dict[str, Any]) -> Event:
-        """Durably append one event; returns after the commit."""
-        return self._insert([(session, type, data)])[0]
+    def append(self, session: int, type: str, data: dict[str, Any], *, after: int | None = None) -> Event:
+        """Durably append one event; returns after the commit. ``after``: see ``append_many``."""
+        return self._insert([(session, type, data)], None if after is None else (session, after))[0]
 
-    def append_many(self, session: int, items: Sequence[tuple[str, dict[str, Any]]]) -> list[Event]:
-        """Durably append several events in one transaction (all or none)."""
-        return self._insert([(session, t, d) for t, d in items])
+    def append_many(self, session: int, items: Sequence[tuple[str, dict[str, Any]]], *,
+                    after: int | None = None) -> list[Event]:
+        """Durably append several events in one transaction (all or none).
+
+        ``after``: the seq the caller believes is the session's latest event
+        (the session id if none); if another writer appended since, nothing is
+        written and ``StaleSessionError`` is raised."""
+        return self._insert([(session, t, d) for t, d in items], None if after is None else (session, after))
 
     # ------------------------------------------------------------ reading
 

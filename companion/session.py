@@ -130,8 +130,16 @@ class Session:
             out.append((str(m), st))
         return out
 
+    @property
+    def last_seq(self) -> int:
+        """The seq of this copy's latest event (the session id before any)."""
+        return self.events[-1].seq if self.events else self.id
+
     def _commit(self, steps: list[tuple[str, State]]) -> None:
-        events = self.journal.append_many(self.id, [("move", {"move": text}) for text, _ in steps])  # durable first
+        # Durable first; refused (StaleSessionError) if another copy of this
+        # session wrote since this one was opened: its state would be stale.
+        events = self.journal.append_many(self.id, [("move", {"move": text}) for text, _ in steps],
+                                          after=self.last_seq)
         for event, (text, state) in zip(events, steps):
             self.fold.states.append(state)
             self.fold.moves.append((event.seq, text))
@@ -151,7 +159,7 @@ class Session:
             if not self.waiting_for_device(before) or len(states) - 1 - n == 0:
                 break
         targets = [seq for seq, _ in self.fold.moves[-n:]][::-1]
-        events = self.journal.append_many(self.id, [("undo", {"undoes": t}) for t in targets])
+        events = self.journal.append_many(self.id, [("undo", {"undoes": t}) for t in targets], after=self.last_seq)
         for e in events:
             self.fold.apply(e)
             self.events.append(e)
@@ -160,7 +168,7 @@ class Session:
 
     def end(self, reason: str = "closed") -> None:
         if not self.fold.ended:
-            e = self.journal.append(self.id, "end", {"reason": reason})
+            e = self.journal.append(self.id, "end", {"reason": reason}, after=self.last_seq)
             self.fold.apply(e)
             self.events.append(e)
 

@@ -125,3 +125,25 @@ def test_unfinished_does_not_replay_the_open_session(journal, monkeypatch):
         raise AssertionError("the open session was replayed from the journal")
     monkeypatch.setattr(Session, "resume", no_replay)
     assert app.unfinished() == [s.id]
+
+
+def test_a_stale_copy_of_a_session_cannot_write(journal):
+    """Two copies of one session (say the screen's and one opened for its history):
+    once one has written, the other is refused and the journal stays a clean fold."""
+    from companion.errors import StaleSessionError
+    a = Session.start(journal, "die", {}, random.Random(1))
+    b = Session.resume(journal, a.id, random.Random(2))
+    a.play("roll")
+    n = journal.count()
+    for act in (lambda: b.play("roll"), lambda: b.end("x")):
+        with pytest.raises(StaleSessionError):
+            act()
+    assert journal.count() == n
+    again = Session.resume(journal, a.id, random.Random(3))
+    assert again.state.to_json() == a.state.to_json()
+    again.play("roll")  # a fresh copy writes on
+    assert journal.count() == n + 2
+    with pytest.raises(StaleSessionError):  # now `a` is the stale one, with a move it would undo
+        a.undo()
+    assert journal.count() == n + 2
+    assert Session.resume(journal, a.id, random.Random(4)).state.to_json() == again.state.to_json()
