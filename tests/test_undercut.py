@@ -555,11 +555,16 @@ def test_doc_examples_replay_to_the_stated_results():
 
     doc = (Path(__file__).parents[1] / "docs" / "records-undercut.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```jsonl\n(.*?)```", doc, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     one = records.replay(records.parse_lines(blocks[0].splitlines())).to_json()
     assert one["scores"] == [10, 2, 0] and one["outcome"]["winners"] == [2]
     assert one["state"]["combo_values"] == {"TREE": 5, "TRIPLETS": 3, "FOURSOME": 2} and one["state"]["round"] == 2
-    two = records.replay(records.parse_lines(blocks[1].splitlines())).to_json()["state"]
+    tb = records.replay(records.parse_lines(blocks[1].splitlines())).to_json()
+    assert tb["outcome"] == {"termination": "score_limit", "winners": [3], "scores": [10, 2, 2, 2],
+                             "detail": "tie on score and pips broken by fewest pieces in hand (U-13)"}
+    assert tb["state"]["combo_values"] == {"TREE": 5, "TRIPLETS": 3, "FOURSOME": 3} and tb["state"]["round"] == 4
+    assert tb["state"]["tiebreak"] == {"tied": [1, 2, 3], "pips": [7, 5, 5], "pieces": [None, 3, 2]}
+    two = records.replay(records.parse_lines(blocks[2].splitlines())).to_json()["state"]
     assert two["scores"] == [2, 1, 0] and two["bag_count"] == 64 and two["start_player"] == 1
     assert two["hands"] == [["kL", "yM", "gS"], ["yL", "gL", "kS"], ["bL", "gM", "bM", "kM", "yS"]]
     assert two["draw"] == {"for": "stack", "size": "L", "left": 1, "stack": "A"} and two["phase"] == "stacks"

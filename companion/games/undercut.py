@@ -299,6 +299,10 @@ class UndercutState(State):
             raise IllegalMoveError(f"not an Undercut move: {move!r}")
         return handler(move, name)
 
+    def _phase_error(self, why: str) -> IllegalMoveError:
+        """A move of the wrong phase: the reason, then what the game is waiting for."""
+        return IllegalMoveError(f"{why}; now {self._waiting_for()}")
+
     def _waiting_for(self) -> str:
         ph = self.phase
         name = self.players[self.active] if self.players else "?"
@@ -308,9 +312,14 @@ class UndercutState(State):
             d = self.pending_draw() or {}
             target = f"stack {d['stack']}" if d.get("stack") else self.players[d.get("seat", 0)]
             return f"drawing a {_SIZE_WORD[self.pending[0]]} piece for {target} (got P)"
+        scoring = f"{name} is scoring: tree, triplets, foursome or done (U-6)"
+        if ph == "scoring" and self.full:  # say which turn-ins are due (U-6)
+            combos = find_combos(self.hands[self.active])
+            shown = ", ".join(map(str, combos[:6])) + (", ..." if len(combos) > 6 else "")
+            scoring = f"{name} must turn in a combo (U-6): {shown}"
         return {
             "setup": f"{name} chooses a size mix (take MIX, U-3)",
-            "scoring": f"{name} is scoring (U-6)",
+            "scoring": scoring,
             "bidding": f"{name} bids or passes (U-8)",
             "auction": "auction: enter who passed (pass K, U-11)",
             "tiebreak": f"{name} gives a hand count (U-13)",
@@ -372,8 +381,10 @@ class UndercutState(State):
         return None
 
     def _apply_take(self, move: Take, name: str) -> "UndercutState":
+        if not self.full:
+            raise self._phase_error("the score-sheet level has no setup moves: the table draws its own hands (U-14)")
         if self.phase != "setup":
-            raise IllegalMoveError("size mixes are chosen only at setup (U-3)")
+            raise self._phase_error("size mixes are chosen only at setup (U-3)")
         pips = sum(s.pips for s in mix_sizes(move.mix))
         if pips != 6:
             raise IllegalMoveError(f"{move.mix} is {pips} pips; a hand starts with exactly 6 (U-3)")
@@ -417,7 +428,7 @@ class UndercutState(State):
 
     def _apply_turnin(self, move: TurnIn, name: str) -> "UndercutState":
         if self.phase != "scoring":
-            raise IllegalMoveError("turn-ins happen only in the scoring phase (U-6)")
+            raise self._phase_error("turn-ins happen only in the scoring phase (U-6)")
         i = COMBOS.index(move.combo)
         if self.full:
             if not move.pieces:
@@ -441,7 +452,7 @@ class UndercutState(State):
 
     def _apply_done(self, move: Done, name: str) -> "UndercutState":
         if self.phase != "scoring":
-            raise IllegalMoveError("'done' ends a player's turn-ins in the scoring phase (U-6)")
+            raise self._phase_error("'done' ends a player's turn-ins in the scoring phase (U-6)")
         if self.full:
             raise IllegalMoveError(f"{name} still holds a combo and must turn it in (U-6)")
         pos = self.pos + 1
@@ -474,7 +485,7 @@ class UndercutState(State):
 
     def _apply_bid(self, move: Bid, name: str) -> "UndercutState":
         if self.phase != "bidding":
-            raise IllegalMoveError("bids are placed only in the auction (U-8)" if self.full
+            raise self._phase_error("bids are placed only in the auction (U-8)" if self.full
                                    else "the score-sheet level does not track bids: enter who passed (U-14)")
         k = move.stack
         if k >= len(self.stacks):
@@ -502,13 +513,13 @@ class UndercutState(State):
     def _apply_pass(self, move: Pass, name: str) -> "UndercutState":
         if not self.full:
             if self.phase != "auction":
-                raise IllegalMoveError("a pass is entered after the scoring phase (U-11)")
+                raise self._phase_error("a pass is entered after the scoring phase (U-11)")
             if move.seat is None or not 0 <= move.seat < self.n:
                 raise IllegalMoveError(f"say who passed: pass 1..{self.n} (U-11)")
             s = self._score(move.seat, 1)
             return replace(s, start=move.seat, round=self.round + 1)._begin_scoring()
         if self.phase != "bidding":
-            raise IllegalMoveError("a pass ends the auction; it is not the auction now (U-11)")
+            raise self._phase_error("a pass ends the auction; it is not the auction now (U-11)")
         if move.seat is not None:
             raise IllegalMoveError("at the full-table level the acting player passes: pass S|M|L (U-11)")
         for k, b in enumerate(self.bids):
@@ -613,7 +624,7 @@ class UndercutState(State):
             if move.stack >= len(self.stacks):
                 return str(move)
             pcs = " ".join(map(str, move.pieces)) or "marker only"
-            old = self.bids[move.stack]
+            old = self.bids[move.stack] if move.stack < len(self.bids) else None  # stacks still being drawn
             under = f", undercuts {self.players[old[0]]}" if old else ""
             return f"{who} bids {value_text(move.value)} on {STACK_NAMES[move.stack]} ({pcs}){under}"
         if isinstance(move, Pass):
