@@ -111,6 +111,7 @@ class Record:
     events: list[Event]
     header: dict[str, Any] = field(default_factory=dict)
     lines: list[int] = field(default_factory=list)  # line number of each event
+    header_line: int = 1  # line number of the header
 
 
 def header_json(game: str, setup: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -127,6 +128,7 @@ def dumps(game: str, setup: dict[str, Any], events: Sequence[Event], **extra: An
 def parse_lines(lines: Iterable[str]) -> Record:
     """Read a record; ``RecordError`` names the line of anything malformed."""
     header: dict[str, Any] | None = None
+    header_line = 1
     events: list[Event] = []
     numbers: list[int] = []
     last_seq = 0
@@ -153,6 +155,7 @@ def parse_lines(lines: Iterable[str]) -> Record:
             if not isinstance(obj.get("setup", {}), dict):
                 raise RecordError("\"setup\" must be an object", n)
             header = obj
+            header_line = n
             continue
         typ = obj.get("type")
         if typ not in EVENT_TYPES:
@@ -167,7 +170,7 @@ def parse_lines(lines: Iterable[str]) -> Record:
         numbers.append(n)
     if header is None:
         raise RecordError("empty record: no header line", 1)
-    return Record(header["game"], header.get("setup", {}), events, header, numbers)
+    return Record(header["game"], header.get("setup", {}), events, header, numbers, header_line)
 
 
 def read(path: str) -> Record:
@@ -209,7 +212,7 @@ def replay(record: Record) -> ReplayResult:
     try:
         f = Fold(states=[new_state(record.game, record.setup)])
     except SetupError as e:
-        raise RecordError(f"bad setup: {e}", record.lines[0] - 1 if record.lines else 1) from None
+        raise RecordError(f"bad setup: {e}", record.header_line) from None
     for event, line in zip(record.events, record.lines):
         try:
             f.apply(event)

@@ -75,3 +75,12 @@ def test_python_dash_m_runs_the_same_command():
     p = subprocess.run([sys.executable, "-m", "companion", "replay", str(DATA / "die_good.jsonl"), "--json"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)["state"]["rolls"] == ["S/L", "L"]
+
+
+def test_a_bad_setup_is_reported_at_the_header_line_past_comments_and_blanks():
+    from companion.records import FORMAT, parse_lines, replay
+    text = ['# a comment', '', '{"format": "%s", "version": 1, "game": "undercut", "setup": {"players": ["A"]}}' % FORMAT,
+            '', '# another', '{"type": "move", "move": "done"}']
+    with pytest.raises(RecordError) as e:
+        replay(parse_lines(text))
+    assert e.value.line == 3 and "bad setup" in str(e.value)
