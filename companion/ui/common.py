@@ -2,21 +2,24 @@
 
 * ``choose(app, title, options, on_pick)``: a menu of ``(label, value)``;
   OK picks (the menu closes first), BACK cancels.
-* ``PlayersSetup``: how many players, then their names (defaults from
-  Settings, each editable), then ``on_done(app, names)``.
+* ``players_screen``: how many players, then their names (``PlayersSetup``:
+  defaults from Settings, each editable), then ``on_done(app, names)``.
 * ``OptionsSetup``: a list of named options, each cycling through its
   values with OK, and a final "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
 * ``piece_label`` / ``pieces_text``: short text of pieces for 128 px rows.
+* ``Report``: a page of short lines under a title (what the device did, a
+  summary); UP/DOWN scroll, OK/BACK/LEFT/RIGHT close it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ..io import Key
 from ..pieces import Piece
-from .draw import CHAR_W, HEIGHT, TITLE_H, WIDTH, Canvas, fit
-from .widgets import Item, Menu, NumberPicker, TextEntry
+from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .widgets import Item, Menu, NumberPicker, Screen, TextEntry
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -63,12 +66,19 @@ class PlayersSetup(Menu):
         self.done(app, list(self.names))
 
 
+def players_screen(title: str, default: int, lo: int, hi: int,
+                   on_done: Callable[["App", list[str]], Any], *, hint: str = "") -> Screen:
+    """The number of players (``lo`` to ``hi``), then their names, then
+    ``on_done(app, names)``: the first screens of every game's setup."""
+    def got_count(a: "App", n: int) -> None:
+        a.push(PlayersSetup(f"{title}: names", player_defaults(a, n), on_done))
+    return NumberPicker(f"{title}: players", default, lo, hi, got_count, hint=hint or f"{lo} to {hi} players")
+
+
 def ask_players(app: "App", title: str, lo: int, hi: int, default: int,
                 on_done: Callable[["App", list[str]], Any]) -> None:
     """Number of players, then their names."""
-    def got_count(a: "App", n: int) -> None:
-        a.push(PlayersSetup(f"{title}: names", player_defaults(a, n), on_done))
-    app.push(NumberPicker(f"{title}: players", default, lo, hi, got_count, hint=f"{lo} to {hi} players"))
+    app.push(players_screen(title, default, lo, hi, on_done))
 
 
 @dataclass
@@ -152,3 +162,35 @@ def piece_label(p: Piece) -> str:
 def pieces_text(pieces: Sequence[Piece] | Any) -> str:
     items = sorted(pieces, key=lambda p: (-p.size.pips, p.color.value))
     return " ".join(str(p) for p in items) if items else "-"
+
+
+class Report(Screen):
+    """A page of short lines (up to 5 under a title, UP/DOWN scroll the
+    rest); OK, BACK, LEFT or RIGHT close it."""
+
+    def __init__(self, title: str, lines: list[str], *, right: str = ""):
+        self.title = title
+        self.right = right
+        self.lines = self._fit(lines, WIDTH // CHAR_W)
+        if len(self.lines) > ROWS:  # keep a free column before the scroll bar
+            self.lines = self._fit(lines, WIDTH // CHAR_W - 1)
+        self.offset = 0
+
+    @staticmethod
+    def _fit(lines: list[str], width: int) -> list[str]:
+        """A line that fits keeps its spacing (columns); a longer one is wrapped."""
+        return [w for line in lines for w in ([line] if len(line) <= width else wrap(line, width))]
+
+    def render(self, c: Canvas) -> None:
+        c.title(self.title, self.right)
+        for i, line in enumerate(self.lines[self.offset:self.offset + ROWS]):
+            c.text(1, TITLE_H + i * LINE_H, line)
+        c.scrollbar(self.offset, ROWS, len(self.lines))
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.DOWN and self.offset + ROWS < len(self.lines):
+            self.offset += 1
+        elif key == Key.UP:
+            self.offset = max(0, self.offset - 1)
+        elif key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
+            app.pop()

@@ -37,9 +37,9 @@ from ..io import Key
 from ..pieces import Piece, Size
 from ..session import Session
 from .base import SessionScreen
-from .common import OptionsSetup, Option, PlayersSetup, choose, player_defaults
+from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Menu, NumberPicker, Screen
+from .widgets import Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -81,9 +81,8 @@ def winners_text(st: UndercutState) -> str:
 
 def setup_screen(app: "App") -> Screen:
     """Players (3 to 5, U-2), names, then level (U-14), bag (U-15) and start player."""
-    def got_count(a: "App", n: int) -> None:
-        a.push(PlayersSetup("Undercut: names", player_defaults(a, n), lambda a2, names: a2.push(options_screen(names))))
-    return NumberPicker("Undercut: players", 4, 3, 5, got_count, hint="3 to 5 players (U-2)")
+    return players_screen("Undercut", 4, 3, 5, lambda a, names: a.push(options_screen(names)),
+                          hint="3 to 5 players (U-2)")
 
 
 def options_screen(names: list[str]) -> Screen:
@@ -204,29 +203,6 @@ def replace_start(st: UndercutState) -> UndercutState:
     """The position as the pass leaves it (the passer is the start player, U-11)."""
     from dataclasses import replace
     return replace(st, start=st.active)
-
-
-class Report(Screen):
-    """A page of short lines (up to 5 under a title); OK/BACK closes it."""
-
-    def __init__(self, title: str, lines: list[str]):
-        self.title = title
-        self.lines = [w for line in lines for w in wrap(line, WIDTH // CHAR_W)]
-        self.offset = 0
-
-    def render(self, c: Canvas) -> None:
-        c.title(self.title)
-        for i, line in enumerate(self.lines[self.offset:self.offset + ROWS]):
-            c.text(1, TITLE_H + i * LINE_H, line)
-        c.scrollbar(self.offset, ROWS, len(self.lines))
-
-    def on_key(self, key: Key, app: "App") -> None:
-        if key == Key.DOWN and self.offset + ROWS < len(self.lines):
-            self.offset += 1
-        elif key == Key.UP:
-            self.offset = max(0, self.offset - 1)
-        elif key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
-            app.pop()
 
 
 # ---------------------------------------------------------------- score screen
