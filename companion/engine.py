@@ -133,6 +133,12 @@ class State(ABC):
         """The end of the game, or ``None`` while it goes on."""
         return None
 
+    def turns_completed(self) -> int | None:
+        """How many scored turns are over (a turn that scores 0 counts, e.g. a
+        Bag of Ice bust), for exports of the scores per turn; ``None`` where
+        only score changes mark the rows."""
+        return None
+
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The whole position as plain JSON (what ``companion replay --json`` prints)."""

@@ -83,21 +83,25 @@ def _seat_name(state: State, names: Sequence[str]) -> str:
 
 
 def score_rows(fold: Fold) -> list[ScoreRow]:
-    """One row per move in effect that changed a score (the running totals after it)."""
+    """One row per move in effect that changed a score or ended a turn
+    (``State.turns_completed``; a Bag of Ice bust scores 0 but is a turn),
+    with the running totals after it."""
     rows: list[ScoreRow] = []
     states = fold.states
     names = player_names(states[-1])
     last = tuple(states[0].scores())
+    last_turns = states[0].turns_completed()
     for i, (seq, text) in enumerate(fold.moves, 1):
         before, after = states[i - 1], states[i]
         sc = tuple(after.scores())
-        if sc != last:
+        turns = after.turns_completed()
+        if sc != last or turns != last_turns:
             try:
                 desc = before.describe(before.parse_move(text))
             except CompanionError:
                 desc = text
             rows.append(ScoreRow(i, seq, _seat_name(before, names), text, _clean(desc), sc))
-        last = sc
+        last, last_turns = sc, turns
     return rows
 
 

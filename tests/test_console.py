@@ -262,3 +262,40 @@ def test_a_stuck_loop_gives_err_busy_and_the_call_is_cancelled():
     assert c.handle("status") == ["ERR busy (the app did not answer)", ""]
     call = loop.inputs.get_nowait()
     assert call.future.cancelled()
+
+
+def test_a_whole_bag_of_ice_game_through_press_then_csv_and_record():
+    """Issue 7: a Bag of Ice game from the main menu to its winner, every key
+    sent as a console `press` line; then the console's CSV export has a row per
+    turn and its record replays to the scores the device shows."""
+    from companion.ui.base import SessionScreen
+    app, c = make()
+    out = reply(c, "press " + "ok,down,ok,ok,ok,ok")  # New game, Bag of Ice, 3 players, names, defaults
+    assert out[0] == "OK pressed 6"
+    session = next(s.session for s in app.stack if isinstance(s, SessionScreen))
+    assert session.game == "bag_of_ice" and session.setup["target"] == 60
+    for _ in range(3000):
+        st = session.state
+        if st.is_terminal():
+            break
+        on_game = isinstance(app.top, SessionScreen)
+        # On the turn screen: bank at 8 points or more (DOWN OK), else roll and draw (OK).
+        # Anywhere else (roll-off, size choice, bank summary, bust screen): OK.
+        keys = "down,ok" if on_game and st.phase == "decide" and st.turn_score() >= 8 else "ok"
+        out = reply(c, f"press {keys}")
+        assert out[0] == f"OK pressed {len(keys.split(','))}" and not any(x.startswith("refused") for x in out)
+    st = session.state
+    assert st.is_terminal() and max(st.scores()) >= 60  # B-6
+    status = reply(c, "status")
+    assert any("bag_of_ice" in line or "Bag of Ice" in line for line in status), status
+    rec = reply(c, f"export {session.id} json")
+    replayed = replay(parse_lines(rec[1:])).to_json()
+    assert replayed["scores"] == list(st.scores()) and replayed["outcome"]["winners"] == list(st.outcome().winners)
+    rows = reply(c, f"export {session.id} csv")[1:]
+    header, n = rows[0].split(","), st.n
+    assert n == 3 and header[-n:] == ["P1", "P2", "P3"]
+    last = rows[-1].split(",")
+    assert [int(x) for x in last[-n:]] == list(st.scores())  # the running totals end at the final scores
+    busts = sum(t.bust for t in st.history)
+    assert len(rows) - 1 == len(st.history) and busts > 0  # a row per turn, busts included (B-4)
+    assert sum(",bust" in r or "bust" in r.split(",")[4] for r in rows[1:]) >= busts

@@ -372,6 +372,10 @@ class BagOfIceState(State):
         """The finished turns of one seat, oldest first."""
         return [t for t in self.history if t.seat == seat]
 
+    def turns_completed(self) -> int:
+        """Every finished turn, banked or bust (B-4, B-5): a row each in the CSV export."""
+        return len(self.history)
+
     @property
     def roller(self) -> int | None:
         """The seat whose roll-off roll is awaited (B-3), else ``None``."""
