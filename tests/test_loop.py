@@ -108,3 +108,28 @@ def test_other_threads_reach_the_app_only_through_calls_on_the_queue(tmp_path):
     q.put(STOP)
     t.join(timeout=5)
     assert not t.is_alive()
+
+
+def test_warm_up_comes_after_the_first_frame_and_readies_the_games(tmp_path, monkeypatch):
+    """Start-up is not slowed (the first frame goes out first); then the games'
+    modules and their own slow starts (the Bag of Ice odds table, B-9) load, so
+    no first press waits for them."""
+    import sys
+    from companion.games import boi_odds
+    app = make_app(tmp_path)
+    display = TerminalDisplay(io.StringIO())
+    q = queue.Queue()
+    loop = Loop(app, display, q, idle_blank_s=0, tick_s=0.05)
+    monkeypatch.setattr(boi_odds, "_TABLE", None)
+    frames_at_warm_up = []
+    real = app.warm_up
+
+    def watched():
+        frames_at_warm_up.append(display.frames_sent)
+        real()
+    app.warm_up = watched
+    q.put(STOP)
+    loop.run()
+    assert frames_at_warm_up == [1]
+    assert boi_odds._TABLE is not None
+    assert {"companion.ui.undercut", "companion.ui.bag_of_ice", "companion.ui.bottoms_up"} <= set(sys.modules)

@@ -111,14 +111,18 @@ class App:
         return out
 
     def warm_up(self) -> None:
-        """Load what later screens need (the games' screen modules, the fonts)
-        so that the first press of each does not wait for it. The app loop
+        """Load what later screens need (the games' screen modules and their
+        ``warm_up()`` hooks, the fonts) so that the first press of each does not
+        wait for it. The app loop
         calls this once the first frame is on the display."""
         from .draw import font
         from .screens import GAMES, game_ui
         font()
         for name in GAMES:
-            game_ui(name)
+            ui = game_ui(name)
+            hook = getattr(ui, "warm_up", None)  # a game's own slow start (e.g. the Bag of Ice odds table)
+            if hook is not None:
+                hook()
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings

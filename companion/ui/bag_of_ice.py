@@ -150,6 +150,13 @@ def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
 # ---------------------------------------------------------------- setup
 
 
+def warm_up() -> None:
+    """Build the exact odds table (B-9) before the first turn screen needs it;
+    the app calls this once its first frame is on the display."""
+    from ..games.boi_odds import table
+    table()
+
+
 def setup_screen(app: "App") -> Screen:
     """Players (1 = solo practice, 2 to 12, B-3), names, then target, die and
     bag, start player."""
