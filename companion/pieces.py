@@ -291,6 +291,9 @@ class DieFace(enum.Enum):
 PYRAMID_DIE: tuple[DieFace, ...] = tuple(DieFace)
 
 
+_DIE_OUTCOMES: tuple[tuple[DieFace, Fraction], ...] = tuple((f, Fraction(1, 6)) for f in PYRAMID_DIE)
+
+
 def die_outcomes() -> list[tuple[DieFace, Fraction]]:
     """Chance outcomes of a pyramid die roll: each face 1/6 (ruling B-2)."""
-    return [(f, Fraction(1, 6)) for f in PYRAMID_DIE]
+    return list(_DIE_OUTCOMES)
