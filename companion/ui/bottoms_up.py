@@ -1,0 +1,881 @@
+"""Bottoms Up screens: setup, secret colors, turns, choices, results, field, scores.
+
+One ``BottomsUpScreen`` (a ``SessionScreen``) shows whatever the position asks
+for, so a new game, Resume and History all land on the right screen:
+
+* ``opening`` (BU-4): the active seat's small, from the colors still in the
+  stash (OK on a color picks its small at once);
+* a turn (BU-5): the ``PieceGrid`` (a row per color still in the stash with
+  its counts per size: UP/DOWN the color, OK, then ``SizeStage``: UP/DOWN
+  the size, OK; LEFT/RIGHT on a color row jump to its sizes), then the piece
+  in play it goes on (``TargetPicker``: stacks by label, pieces bottom to
+  top). The device then resolves the recalculation (BU-7..BU-9);
+* a pending choice (BU-8, BU-13): the new color of a piece hit by blue (only
+  colors in the stash) or where a piece hit by yellow goes (any other group,
+  or open space). A choice with one option is applied by the device;
+* after a turn: ``turn_pages``, the resulting stacks (changed ones marked
+  ``*``) and the step log to compare with the table;
+* ``reveal`` (physical secret colors, BU-3): each seat enters its color;
+* ``over``: the winner (BU-12); OK shows every score with its breakdown (BU-11).
+
+Secret colors drawn by the device (BU-3) are shown by ``SecretTour``: a
+neutral "pass the device to ..." view; hold OK to see, release to hide. Hold
+OK on the game screen shows the active player's color (``SecretPeek``).
+
+Only the journal decides what the game screen shows: the size stage, a
+peek and the pickers are screens of their own, so a resumed session (after a
+power cut) shows the very same game screen.
+
+The session menu (BACK) adds Field view, Check mode (BU-13, in
+``bottoms_up_check``), Last turn, Secret colors and Scores.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..engine import Move
+from ..games.bottoms_up import (
+    COLORS, BlueChoice, BottomsUpState, Group, Place, Reveal, YellowChoice,
+)
+from ..io import Key
+from ..pieces import Color, Piece, Size
+from ..session import Session
+from .base import SessionScreen
+from .common import Option, OptionsSetup, Report, players_screen
+from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .widgets import Item, Screen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+
+GAME = "bottoms_up"
+SIZES = (Size.SMALL, Size.MEDIUM, Size.LARGE)
+STASH_CHOICES = [("90 pcs", 5), ("72 pcs", 4), ("54 pcs", 3), ("36 pcs", 2), ("18 pcs", 1)]
+LINE_CHARS = WIDTH // CHAR_W  # 21
+ROW_CHARS = (WIDTH - 7) // CHAR_W  # 20: a menu row after the cursor arrow
+
+
+# ---------------------------------------------------------------- text helpers
+
+
+def stack_text(label: str, pieces: Sequence[Piece], width: int = ROW_CHARS) -> str:
+    """``C: wS rM bL``; a stack too tall for ``width`` loses its bottom
+    pieces first (the top is the piece things go on): ``C: .. bL kS``."""
+    words = [str(p) for p in pieces]
+    text = f"{label}: " + " ".join(words)
+    if len(text) <= width:
+        return text
+    while words and len(f"{label}: .. " + " ".join(words)) > width:
+        words.pop(0)
+    return f"{label}: .. " + " ".join(words)
+
+
+def stack_lines(label: str, pieces: Sequence[Piece], *, mark: str = "", width: int = LINE_CHARS) -> list[str]:
+    """A stack on as many lines as it needs, bottom to top; continuation
+    lines are indented under the first piece."""
+    head = f"{mark}{label}: "
+    lines, line = [], head
+    for p in map(str, pieces):
+        if len(line) + len(p) > width and line.strip() and line != head:
+            lines.append(line.rstrip())
+            line = " " * len(head)
+        line += p + " "
+    lines.append(line.rstrip())
+    return lines
+
+
+def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozenset(),
+                *, marks: bool = False) -> list[str]:
+    """The field for a pager, in label order; with ``marks`` the changed
+    groups come first, each on its own line(s) marked ``*``. Other groups
+    share lines when they fit (``B: wS  D: yS gM``)."""
+    groups = st.field_groups()
+    out: list[str] = []
+    if marks:
+        for g in groups:
+            if g.label in changed:
+                out += stack_lines(g.label, g.pieces, mark="*")
+    lead = " " if marks else ""
+    packed = ""
+    for g in groups:
+        if marks and g.label in changed:
+            continue
+        text = f"{g.label}: " + " ".join(map(str, g.pieces))
+        if packed and len(packed) + 2 + len(text) <= LINE_CHARS:
+            packed += "  " + text
+            continue
+        if packed:
+            out.append(packed)
+            packed = ""
+        if len(lead + text) > LINE_CHARS:
+            out += stack_lines(g.label, g.pieces, mark=lead)
+        else:
+            packed = lead + text
+    if packed:
+        out.append(packed)
+    return out or ["(no piece in play)"]
+
+
+def stash_lines(st: BottomsUpState) -> list[str]:
+    """Stash counts by color and size (two colors a line) and the destroyed pieces."""
+    out = [f"stash {len(st.stash)}", "  S M L    S M L"]
+    cells = [f"{c.letter} " + " ".join(str(st.stash.count(Piece(c, z))) for z in SIZES) for c in COLORS]
+    for i in range(0, len(cells), 2):
+        out.append("  ".join(cells[i:i + 2]))
+    gone = st.destroyed
+    out.append(f"destroyed {len(gone)}" + (": " + " ".join(str(p) for p in gone) if gone else ""))
+    return out
+
+
+def name_of(st: BottomsUpState, seat: int | None = None) -> str:
+    return st.players[st.active if seat is None else seat]
+
+
+def pending_piece(st: BottomsUpState) -> tuple[Group, int, Piece]:
+    """The group, index and piece a pending choice is about."""
+    pend = st.pending
+    assert pend is not None
+    g = st._gid_group(pend.gid)
+    assert g is not None
+    i = next(k for k, (sl, _) in enumerate(g.slots) if sl == pend.slot)
+    return g, i, g.slots[i][1]
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup_screen(app: "App") -> Screen:
+    """Players (2 to 6; 4 to 6 recommended, BU-2), names, then the options."""
+    return players_screen("Bottoms Up", 4, 2, 6, lambda a, names: a.push(options_screen(a, names)),
+                          hint="4 to 6 best (BU-2)")
+
+
+def options_screen(app: "App", names: list[str]) -> Screen:
+    lone = app.settings.bu_lone_pieces
+    opts = [
+        Option("secret", "Secret colors", [("device", "device"), ("table", "physical")]),
+        Option("stash", "Stash", STASH_CHOICES),
+        Option("lone", "Lone pieces", [("score", True), ("no score", False)] if lone
+               else [("no score", False), ("score", True)]),
+    ]
+    screen = OptionsSetup("Bottoms Up: options", opts, lambda a, v: start_game(a, names, v))
+    if not 4 <= len(names) <= 6:  # BU-2: allowed, with a warning
+        screen.footer = "BU-2: best with 4-6"
+    return screen
+
+
+def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
+    setup: dict[str, Any] = {"players": list(names), "secret": values["secret"], "stash": values["stash"],
+                             "lone_pieces_count": values["lone"]}
+    session = app.start_session(GAME, setup)
+    app.home()
+    app.push(BottomsUpScreen(session))
+    if values["secret"] == "device":  # BU-3: each player sees their own color, privately
+        app.push(SecretTour(session))
+
+
+def play_screen(app: "App", session: Session) -> Screen:
+    return BottomsUpScreen(session)
+
+
+# ---------------------------------------------------------------- secret colors (BU-3)
+
+
+def draw_secret(c: Canvas, st: BottomsUpState, seat: int) -> None:
+    """The private view: a seat's secret color in big letters."""
+    color = st.secrets[seat]
+    c.title(f"{name_of(st, seat)}'s color", "BU-3")
+    word = color.value if color else "?"  # lower case reads best at 3x
+    c.center(TITLE_H + 6, word, scale=3)
+    c.center(TITLE_H + 41, "release to hide")
+
+
+class SecretTour(Screen):
+    """Each player in turn sees their secret color (BU-3), privately.
+
+    Neutral view: "pass the device to NAME"; that player holds OK to see the
+    color and releases to hide it, and the view moves on to the next player.
+    After the last one: "everyone has seen", OK closes. UP/DOWN pick another
+    player (to look again). Opened from the session menu it shows one
+    player's color and closes on release (OK or BACK close it too)."""
+
+    def __init__(self, session: Session, seat: int = 0, *, from_menu: bool = False):
+        self.session = session
+        self.seat = seat
+        self.from_menu = from_menu
+        self.seen: set[int] = set()
+        self.showing = False
+        self.final = False
+        self.title = "Secret colors"
+
+    @property
+    def n(self) -> int:
+        return self.session.state.n
+
+    def render(self, c: Canvas) -> None:
+        st: BottomsUpState = self.session.state
+        if self.showing:
+            draw_secret(c, st, self.seat)
+            return
+        if self.final:
+            c.title("Secret colors", "BU-3")
+            c.center(TITLE_H + 2, "Everyone has seen")
+            c.center(TITLE_H + 12, "their color.")
+            c.center(TITLE_H + 26, f"Pass to {fit(name_of(st, 0), 10)}:")
+            c.center(TITLE_H + 38, "OK = first small")
+            return
+        c.title("Secret colors", f"{self.seat + 1}/{self.n}")
+        c.center(TITLE_H + 1, "Pass the device to")
+        c.center(TITLE_H + 12, fit(name_of(st, self.seat), 10), scale=2)
+        c.center(TITLE_H + 32, "hold OK: your color")
+        c.center(TITLE_H + 42, "release: hide it")
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.HOLD_OK:
+            self.showing = not self.final
+        elif key == Key.RELEASE:
+            if not self.showing:
+                return
+            self.showing = False
+            self.seen.add(self.seat)
+            if self.from_menu:
+                app.pop()
+            elif len(self.seen) == self.n:
+                self.final = True
+            else:  # the next player who has not looked yet
+                self.seat = next(k % self.n for k in range(self.seat + 1, self.seat + self.n + 1)
+                                 if k % self.n not in self.seen)
+        elif key in (Key.UP, Key.DOWN):
+            self.showing = False
+            if self.final:
+                self.final = False
+                self.seat = 0
+            else:
+                self.seat = (self.seat + (1 if key == Key.DOWN else -1)) % self.n
+        elif key == Key.OK:
+            if self.final or self.from_menu or len(self.seen) == self.n:
+                app.pop()
+                return
+            st: BottomsUpState = self.session.state
+            left = ", ".join(name_of(st, i) for i in range(self.n) if i not in self.seen)
+            app.message(f"{name_of(st, self.seat)}: hold OK to see your color, release to hide it. "
+                        f"Still to look: {left}.", title="Secret colors")
+        elif key == Key.BACK:
+            if self.final or self.from_menu or len(self.seen) == self.n:
+                app.pop()
+            else:
+                app.confirm("Not everyone has seen their color. Close anyway? (Menu > Secret colors)",
+                            lambda a: a.pop())
+
+
+# ---------------------------------------------------------------- the piece grid
+
+
+class PieceGrid:
+    """Pick a piece: a row per color (with its counts per size), then the size.
+
+    Stage 1: UP/DOWN move over the colors; OK picks the color (its only size
+    at once when just one is left); LEFT/RIGHT go straight to the color's
+    sizes, one step to the left or right of the first. Stage 2: UP/DOWN (or
+    LEFT/RIGHT) move over the sizes left, OK picks, BACK goes back to the
+    colors. ``counts(piece)`` limits the offer to what is in stock (``None``:
+    any piece, no counts). ``extra`` rows come first (picked as their text);
+    the cursor starts on the first color.
+    """
+
+    NAME_X, CELL_X, CELL_W = 7, 52, 25
+
+    def __init__(self, counts: Callable[[Piece], int] | None = None, extra: Sequence[str] = (),
+                 sizes: Sequence[Size] = SIZES):
+        self.counts = counts
+        self.extra = list(extra)
+        self.size_set = tuple(sizes)
+        self.row = len(self.extra)
+        self.top = 0
+        self.size: Size | None = None
+
+    def count(self, p: Piece) -> int:
+        if p.size not in self.size_set:
+            return 0
+        return 1 if self.counts is None else self.counts(p)
+
+    def colors(self) -> list[Color]:
+        return [c for c in COLORS if any(self.count(Piece(c, z)) for z in SIZES)]
+
+    def rows(self) -> list[Color | str]:
+        return [*self.extra, *self.colors()]
+
+    def sizes(self, color: Color) -> list[Size]:
+        return [z for z in SIZES if self.count(Piece(color, z))]
+
+    @property
+    def color(self) -> Color | None:
+        rows = self.rows()
+        r = rows[self.row] if rows else None
+        return r if isinstance(r, Color) else None
+
+    def key(self, key: Key) -> Piece | str | None:
+        """Handle a key; returns the picked piece, a picked extra row's text,
+        ``"back"`` for BACK at the colors, else ``None``."""
+        rows = self.rows()
+        if not rows:
+            return "back" if key == Key.BACK else None
+        self.row = min(self.row, len(rows) - 1)
+        if self.size is None:
+            if key in (Key.UP, Key.DOWN):
+                self.row = (self.row + (1 if key == Key.DOWN else -1)) % len(rows)
+            elif key == Key.BACK:
+                return "back"
+            elif key in (Key.OK, Key.LEFT, Key.RIGHT):
+                row = rows[self.row]
+                if not isinstance(row, Color):  # an extra row (Color is a str too)
+                    return row if key == Key.OK else None
+                sizes = self.sizes(row)
+                if key == Key.OK and len(sizes) == 1:
+                    return Piece(row, sizes[0])
+                step = {Key.OK: 0, Key.RIGHT: 1, Key.LEFT: -1}[key]
+                self.size = sizes[step % len(sizes)]
+            return None
+        color = self.color
+        assert color is not None
+        sizes = self.sizes(color)
+        if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
+            d = 1 if key in (Key.DOWN, Key.RIGHT) else -1
+            self.size = sizes[(sizes.index(self.size) + d) % len(sizes)] if self.size in sizes else sizes[0]
+        elif key == Key.OK:
+            picked = Piece(color, self.size)
+            self.size = None
+            return picked
+        elif key == Key.BACK:
+            self.size = None
+        return None
+
+    def render(self, c: Canvas, first_row: int = 0) -> None:
+        rows = self.rows()
+        self.row = min(self.row, max(0, len(rows) - 1))
+        shown = ROWS - first_row
+        if self.row < self.top:
+            self.top = self.row
+        elif self.row >= self.top + shown:
+            self.top = self.row - shown + 1
+        for i, row in enumerate(rows[self.top:self.top + shown]):
+            k = self.top + i
+            y = TITLE_H + (first_row + i) * LINE_H
+            if k == self.row:
+                c.d.polygon([(0, y + 1), (4, y + 4), (0, y + 7)], fill=1)
+            if not isinstance(row, Color):
+                c.text(self.NAME_X, y, fit(row, ROW_CHARS))
+                continue
+            c.text(self.NAME_X, y, row.value)
+            for j, z in enumerate(SIZES):
+                n = self.count(Piece(row, z))
+                if not n:
+                    continue
+                cell = z.letter if self.counts is None else f"{z.letter}{n}"
+                x = self.CELL_X + j * self.CELL_W
+                c.text(x, y, cell, invert=(k == self.row and self.size == z))
+        c.scrollbar(self.top, shown, len(rows))
+
+
+# ---------------------------------------------------------------- turn results
+
+
+def last_turn_start(session: Session, end: int | None = None) -> int | None:
+    """Index (in ``fold.moves``) of the placement that began the turn under
+    way or last played before ``end``; ``None`` before the first turn."""
+    f = session.fold
+    end = len(f.moves) if end is None else end
+    for i in range(end - 1, -1, -1):
+        if f.moves[i][1].startswith("place") and f.states[i].phase == "play":
+            return i
+    return None
+
+
+def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list[str], set[str]]:
+    """The step log of moves ``start..end`` (a placement and its choices) and
+    the labels they changed that are still on the field. A choice the device
+    made alone (one option, BU-13) says so."""
+    f = session.fold
+    end = len(f.moves) if end is None else end
+    lines: list[str] = []
+    changed: set[str] = set()
+    for i in range(start, end):
+        before, after = f.states[i], f.states[i + 1]
+        forced = before.pending is not None and len(before.pending.options) == 1
+        first = True
+        for step in after.last_steps:
+            if step.kind == "choice":  # the resolution line follows it
+                continue
+            text = step.text
+            if forced and first:
+                text += " (only option, BU-13)"
+            first = False
+            lines.append(text)
+        changed |= set(after.last_changed)
+    live = {g.label for g in f.states[end].groups}
+    return lines, changed & live
+
+
+class Pages(Report):
+    """Pre-formatted lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
+    page; OK closes it (and calls ``then``), BACK closes it."""
+
+    def __init__(self, title: str, lines: list[str], *, right: str = "",
+                 then: Callable[["App"], Any] | None = None):
+        super().__init__(title, [], right=right)
+        self.lines = [fit(line, LINE_CHARS) for line in lines]
+        self.then = then
+
+    def on_key(self, key: Key, app: "App") -> None:
+        last = max(0, len(self.lines) - ROWS)
+        if key == Key.DOWN:
+            self.offset = min(last, self.offset + 1)
+        elif key == Key.UP:
+            self.offset = max(0, self.offset - 1)
+        elif key == Key.RIGHT:
+            self.offset = min(last, self.offset + ROWS)
+        elif key == Key.LEFT:
+            self.offset = max(0, self.offset - ROWS)
+        elif key == Key.BACK:
+            app.pop()
+        elif key == Key.OK:
+            app.pop()
+            if self.then:
+                self.then(app)
+
+
+def log_lines(lines: list[str]) -> list[str]:
+    """Step-log lines wrapped to the screen, continuations indented."""
+    out = []
+    for line in lines:
+        first, *rest = wrap(line, LINE_CHARS)
+        out.append(first)
+        if rest:
+            out += [" " + w for w in wrap(" ".join(rest), LINE_CHARS - 1)]
+    return out
+
+
+def completed_turn(session: Session) -> tuple[int, int] | None:
+    """``(start, end)`` move indexes of the last complete turn (a placement
+    and its choices), before a turn still waiting for a choice."""
+    end = len(session.fold.moves)
+    if session.state.pending is not None:
+        end = last_turn_start(session) or 0
+    start = last_turn_start(session, end)
+    return None if start is None else (start, end)
+
+
+def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: bool = False) -> Pages:
+    """The resulting stacks (changed ones marked ``*``) and the step log of
+    the turn that began with move ``start`` (BU-13)."""
+    f = session.fold
+    end = len(f.moves) if end is None else end
+    before: BottomsUpState = f.states[start]
+    st: BottomsUpState = f.states[end]
+    lines, changed = turn_log(session, start, end)
+    place = f.moves[start][1].split(" ", 1)[1]  # "rS on A"
+    title = f"{fit(name_of(before), 7)}: {place}" + (" so far" if so_far else "")
+    out = field_lines(st, changed, marks=True)
+    out.append("steps so far:" if so_far else "steps:")
+    out += log_lines(lines)
+    return Pages(title, out, right="" if so_far else f"T{before.turn}")
+
+
+def field_view(st: BottomsUpState) -> Pages:
+    """Every piece in play, the stash by color and size, the destroyed pieces."""
+    in_play = sum(len(g.slots) for g in st.groups)
+    return Pages(f"Field: {in_play} in play", field_lines(st) + stash_lines(st), right=f"T{st.turn}")
+
+
+# ---------------------------------------------------------------- scores (BU-11, BU-12)
+
+
+def score_lines(st: BottomsUpState) -> list[str]:
+    """Per player: color and score, then what scored for them (BU-11)."""
+    out = ["lone pieces score too" if st.lone_count else "stacks of 2+ score"]
+    breakdown = st.score_breakdown()
+    scores = st.final_scores()
+    for i, name in enumerate(st.players):
+        color = st.secrets[i].value if st.secrets[i] else "?"
+        out.append(f"{fit(name, 9):<10}{color:<7}{scores[i]:>3}")
+        items = [f"{b['label']} {b['piece']} {b['points']}" for b in breakdown[i]]
+        if not items:
+            out.append("  no top of theirs")
+        line = " "
+        for it in items:
+            if len(line) + 2 + len(it) > LINE_CHARS:
+                out.append(line.rstrip(","))
+                line = " "
+            line += " " + it + ","
+        if items:
+            out.append(line.rstrip(","))
+    return out
+
+
+def scores_screen(st: BottomsUpState) -> Pages:
+    return Pages("Scores", score_lines(st), right="BU-11")
+
+
+# ---------------------------------------------------------------- the target picker
+
+
+class TargetPicker(Screen):
+    """The piece in play the taken piece goes on (BU-5): every group by its
+    label, pieces bottom to top (the top is where it goes)."""
+
+    def __init__(self, main: "BottomsUpScreen", piece: Piece):
+        self.main = main
+        self.piece = piece
+        self.index = 0
+        self.top = 0
+        self.title = f"Put {piece} on"
+
+    def labels(self) -> list[Group]:
+        return self.main.state.field_groups()
+
+    def render(self, c: Canvas) -> None:
+        groups = self.labels()
+        c.title(f"Put {self.piece} on:", "check" if self.main.check else "BU-5")
+        self.index = min(self.index, max(0, len(groups) - 1))
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + ROWS:
+            self.top = self.index - ROWS + 1
+        for i, g in enumerate(groups[self.top:self.top + ROWS]):
+            c.row(i, stack_text(g.label, g.pieces), selected=(self.top + i == self.index))
+        c.scrollbar(self.top, ROWS, len(groups))
+
+    def on_key(self, key: Key, app: "App") -> None:
+        groups = self.labels()
+        n = len(groups)
+        if key == Key.BACK:
+            app.pop()
+        elif not n:
+            return
+        elif key == Key.UP:
+            self.index = (self.index - 1) % n
+        elif key == Key.DOWN:
+            self.index = (self.index + 1) % n
+        elif key == Key.LEFT:
+            self.index = max(0, self.index - ROWS)
+        elif key == Key.RIGHT:
+            self.index = min(n - 1, self.index + ROWS)
+        elif key == Key.OK:
+            self.main.placed(app, Place(self.piece, groups[self.index].label), pops=1)
+
+
+# ---------------------------------------------------------------- the game screen
+
+
+class BottomsUpScreen(SessionScreen):
+    """Every phase of a Bottoms Up game (see the module docstring)."""
+
+    def __init__(self, session: Session):
+        super().__init__(session)
+        self.grid: PieceGrid | None = None
+        self.index = 0
+        self.top = 0
+        self._ctx: tuple | None = None
+        self.check = False  # check mode (BU-13): the next placement is checked against the table
+
+    # ------------------------------------------------------------ playing
+
+    def do(self, app: "App", move: Move | str, *, pops: int = 0) -> None:
+        """Play a move; on success close ``pops`` screens; when a turn is
+        complete, show its result (BU-13). A refusal raises (the app shows it)."""
+        before: BottomsUpState = self.state
+        self.session.play(move)
+        for _ in range(pops):
+            app.pop()
+        self.after_move(app, before)
+
+    def after_move(self, app: "App", before: BottomsUpState) -> None:
+        """A turn just completed: its result (opening placements need none)."""
+        turn = completed_turn(self.session)
+        if self.state.pending is None and before.phase == "play" and turn is not None:
+            app.push(turn_pages(self.session, *turn))
+
+    def play(self, app: "App", move) -> None:  # SessionScreen API
+        self.do(app, move)
+
+    def placed(self, app: "App", move: Place, *, pops: int = 0) -> None:
+        """A placement picked (BU-5): play it, or in check mode enter the table's field."""
+        if self.check:
+            from .bottoms_up_check import TableField
+            for _ in range(pops):
+                app.pop()
+            app.push(TableField(self, move))
+            return
+        self.do(app, move, pops=pops)
+
+    def after_undo(self, app: "App") -> None:
+        self._ctx = None
+        self.check = False
+        st: BottomsUpState = self.state
+        f = self.session.fold
+        if st.secret_mode == "device" and st.phase == "opening" and not st.groups and \
+                all(m.startswith("secret") for _, m in f.moves):
+            app.message("Back to the start: the secret colors were drawn again (BU-3). "
+                        "Everyone looks again.", title="New colors", then=lambda a: a.push(SecretTour(self.session)))
+
+    def menu_items(self, app: "App") -> list[Item]:
+        st: BottomsUpState = self.state
+        items = [Item("Field view", lambda a: (a.pop(), a.push(field_view(self.state))))]
+        if st.phase == "play" and st.pending is None and st.groups:
+            items.append(Item("Check mode (BU-13)", lambda a: (a.pop(), self.enter_check(a))))
+        turn = completed_turn(self.session)
+        if turn is not None:
+            items.append(Item("Last turn", lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
+        if st.secret_mode == "device" and st.phase != "over":
+            items.append(Item("Secret colors", lambda a: (a.pop(), a.push(SecretTour(
+                self.session, st.active, from_menu=True)))))
+        if st.phase == "over":
+            items.insert(0, Item("Scores", lambda a: (a.pop(), a.push(scores_screen(self.state)))))
+        return items
+
+    def session_title(self) -> str:
+        return f"Bottoms Up #{self.session.id}"
+
+    def enter_check(self, app: "App") -> None:
+        self.check = True
+        self.grid = None
+        app.message("Pick the piece and where it went, then enter the stacks the table built. "
+                    "BACK leaves.", title="Check mode (BU-13)")
+
+    # ------------------------------------------------------------ rows per phase
+
+    def context(self) -> tuple:
+        st: BottomsUpState = self.state
+        return (st.phase, st.active, st.turn, len(self.session.fold.moves), self.check)
+
+    def sync(self) -> None:
+        ctx = self.context()
+        if ctx != self._ctx:
+            self._ctx = ctx
+            self.index = 0
+            self.top = 0
+            self.grid = self.make_grid()
+
+    def make_grid(self) -> PieceGrid | None:
+        st: BottomsUpState = self.state
+        if st.pending is not None or st.phase not in ("opening", "play"):
+            return None
+        if st.phase == "opening":  # BU-4: a small
+            return PieceGrid(st.stash.count, sizes=(Size.SMALL,))
+        return PieceGrid(st.stash.count)
+
+    def rows(self) -> list[tuple[str, Move]]:
+        """The options of a pending choice, or the reveal entries."""
+        st: BottomsUpState = self.state
+        if st.pending is not None:
+            g, i, p = pending_piece(st)
+            out = []
+            for m in st.pending.options:
+                if isinstance(m, BlueChoice):
+                    q = Piece(m.color, p.size)
+                    out.append((f"{m.color.value:<7}{q}  {st.stash.count(q)} left", m))
+                elif isinstance(m, YellowChoice):
+                    if m.target is None:
+                        out.append(("open space (lone)", m))
+                    else:
+                        tg = st.group(m.target)
+                        out.append(("onto " + stack_text(m.target, tg.pieces, ROW_CHARS - 5), m))
+            return out
+        if st.phase == "reveal":
+            return [(m.color.value, m) for m in st.legal_moves() if isinstance(m, Reveal)]
+        return []
+
+    # ------------------------------------------------------------ render
+
+    def render(self, c: Canvas) -> None:
+        st: BottomsUpState = self.state
+        self.sync()
+        if st.phase == "over":
+            self.render_winner(c)
+            return
+        if st.phase in ("opening", "play") and st.pending is None and self.grid is not None:
+            self.render_turn(c)
+            return
+        rows = self.rows()
+        if st.pending is not None:
+            g, i, p = pending_piece(st)
+            kind = st.pending.kind
+            c.title(f"{fit(name_of(st), 6)}: " + (f"recolor {p}" if kind == "blue" else f"move {p} to"), "BU-8")
+            self.draw_context(c, ("in " if kind == "blue" else "from ") + g.label, g.pieces, i)
+            first = 1
+        elif st.phase == "reveal":
+            c.title(f"{fit(name_of(st), 9)}'s color?", "BU-3")
+            c.row(0, "stash empty: reveal", x=1)
+            first = 1
+        else:  # pragma: no cover - the secret draw is the device's (never waits)
+            c.title("Bottoms Up")
+            c.center(30, "drawing colors...")
+            return
+        shown = ROWS - first
+        self.index = min(self.index, max(0, len(rows) - 1))
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + shown:
+            self.top = self.index - shown + 1
+        for k, (label, _) in enumerate(rows[self.top:self.top + shown]):
+            c.row(first + k, label, selected=(self.top + k == self.index))
+        if len(rows) > shown:
+            c.scrollbar(self.top, shown, len(rows))
+
+    def draw_context(self, c: Canvas, head: str, pieces: Sequence[Piece], mark: int) -> None:
+        """``in C: wS gM bL`` with the piece a choice is about inverted; a
+        tall stack is cut around it."""
+        words = [str(p) for p in pieces]
+        lo, hi = 0, len(words)
+        room = LINE_CHARS - len(head) - 2
+        while 3 * (hi - lo) - 1 > room and hi - lo > 1:
+            if hi - 1 > mark:
+                hi -= 1
+            else:
+                lo += 1
+        x = 1
+        c.text(x, TITLE_H, f"{head}:")
+        x += CHAR_W * (len(head) + 2)
+        for k in range(lo, hi):
+            c.text(x, TITLE_H, words[k], invert=(k == mark))
+            x += CHAR_W * 3
+
+    def render_turn(self, c: Canvas) -> None:
+        """The turn screen: the stash by color and size (``PieceGrid``)."""
+        st: BottomsUpState = self.state
+        grid = self.grid
+        assert grid is not None
+        name = name_of(st)
+        if st.phase == "opening":
+            c.title(f"{fit(name, 8)}: a small", "BU-4")
+        elif grid.size is not None and grid.color is not None:
+            head = "Check: " if self.check else f"{fit(name, 8)}: "
+            c.title(f"{head}{grid.color.value} size?", "" if self.check else f"{len(st.stash)}")
+        elif self.check:
+            c.title(f"Check: {fit(name, 8)}'s piece")
+        else:
+            c.title(f"{fit(name, 8)}: take a piece", f"{len(st.stash)}")
+        grid.render(c)
+
+    def picked(self, app: "App", piece: Piece) -> None:
+        """A piece taken from the stash: the opening small is placed at once
+        (BU-4), as is a piece on an empty field (BU-5); else where it goes."""
+        st: BottomsUpState = self.state
+        if st.phase == "opening" or not st.groups:
+            if self.check:
+                app.message("Check mode needs a piece in play to place on.")
+                return
+            self.do(app, Place(piece))
+        else:
+            app.push(TargetPicker(self, piece))
+
+    def render_winner(self, c: Canvas) -> None:
+        st: BottomsUpState = self.state
+        win = st.winners()
+        scores = st.final_scores()
+        c.title("Shared win" if len(win) > 1 else "Winner", "BU-12")
+        names = " & ".join(st.players[i] for i in win)
+        scale = 2 if len(names) * 12 <= WIDTH else 1
+        c.center(TITLE_H + 2, fit(names, LINE_CHARS), scale=scale)
+        color = st.secrets[win[0]]
+        how = f"{scores[win[0]]} points" + (" each" if len(win) > 1 else f", {color.value}" if color else "")
+        lines = [how]
+        line = ""
+        for p, sc in zip(st.players, scores):
+            item = f"{fit(p, 5)} {sc}"
+            if line and len(line) + 2 + len(item) > LINE_CHARS:
+                lines.append(line)
+                line = ""
+            line += ("  " if line else "") + item
+        lines.append(line)
+        if len(lines) < 3:
+            lines.append("OK: scores, breakdown")
+        for k, text in enumerate(lines[:3]):
+            c.text(1, TITLE_H + 22 + 10 * k, fit(text, LINE_CHARS))
+
+    # ------------------------------------------------------------ keys
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.BACK and self.check:  # leave check mode
+            self.check = False
+            self._ctx = None
+            return
+        super().on_key(key, app)
+
+    def on_game_key(self, key: Key, app: "App") -> None:
+        st: BottomsUpState = self.state
+        self.sync()
+        if key == Key.HOLD_OK:
+            if st.secret_mode == "device" and st.phase != "over":
+                app.push(SecretPeek(self.session))
+            elif st.phase != "over":
+                app.message("The secret colors were drawn at the table (BU-3): they are entered at the end.")
+            return
+        if st.phase == "over":
+            if key in (Key.OK, Key.LEFT, Key.RIGHT):
+                app.push(scores_screen(st))
+            return
+        grid = self.grid
+        if grid is not None and st.pending is None:
+            picked = grid.key(key)
+            if isinstance(picked, Piece):
+                self.picked(app, picked)
+            elif grid.size is not None:  # the color is chosen: now its size
+                app.push(SizeStage(self))
+            return
+        rows = self.rows()
+        if key in (Key.LEFT, Key.RIGHT):
+            start = last_turn_start(self.session)
+            if st.pending is not None and start is not None:
+                app.push(turn_pages(self.session, start, so_far=True))
+            else:
+                app.push(field_view(st))
+        elif not rows:
+            return
+        elif key == Key.UP:
+            self.index = (self.index - 1) % len(rows)
+        elif key == Key.DOWN:
+            self.index = (self.index + 1) % len(rows)
+        elif key == Key.OK:
+            self.do(app, rows[self.index][1])
+
+
+class SizeStage(Screen):
+    """The size of the color picked on the turn screen: the same grid with
+    the size cursor (UP/DOWN or LEFT/RIGHT over the sizes left, OK picks,
+    BACK back to the colors). A screen of its own, so the game screen always
+    shows what the journal holds."""
+
+    def __init__(self, main: BottomsUpScreen):
+        self.main = main
+        self.title = "Size"
+
+    def render(self, c: Canvas) -> None:
+        self.main.render_turn(c)
+
+    def on_key(self, key: Key, app: "App") -> None:
+        grid = self.main.grid
+        if grid is None or key in (Key.HOLD_BACK, Key.HOLD_OK, Key.RELEASE):
+            if grid is None:
+                app.pop()
+            return
+        picked = grid.key(key)
+        if grid.size is None:
+            app.pop()
+        if isinstance(picked, Piece):
+            self.main.picked(app, picked)
+
+
+class SecretPeek(Screen):
+    """Hold OK on the game screen: the active player's color until released."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.seat = session.state.active
+        self.title = "Secret color"
+
+    def render(self, c: Canvas) -> None:
+        draw_secret(c, self.session.state, self.seat)
+
+    def on_key(self, key: Key, app: "App") -> None:
+        app.pop()  # RELEASE (or any key) hides it

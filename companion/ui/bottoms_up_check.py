@@ -1,0 +1,278 @@
+"""Bottoms Up check mode (BU-13): the table enters the stacks it built.
+
+Flow, from the session menu's "Check mode": the usual piece grid and target
+picker, then ``TableField``: the field as it is once the piece is placed,
+before any recalculation. The table changes the stacks its recalculation
+changed (``StackEditor``: change or remove a piece, add one on top; "+ new
+lone piece" for a piece moved to open space or spawned by green; a stack
+with no piece left disappears) and picks "Check it". The verdict
+(``bu_check.check``): the rules reach that field (and with which choices),
+or not, with one legal result and the first difference. Then: record the
+turn (the placement and the choices that give the verdict's result), edit
+again, or resolve it step by step with the device.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..games.bottoms_up import BottomsUpState, Place, label_of
+from ..games.bu_check import CheckResult, check
+from ..io import Key
+from ..pieces import Piece
+from .bottoms_up import (
+    LINE_CHARS, ROW_CHARS, Pages, PieceGrid, field_lines, stack_text,
+)
+from .common import choose
+from .draw import ROWS, Canvas, fit, wrap
+from .widgets import Screen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import App
+    from .bottoms_up import BottomsUpScreen
+
+
+class PiecePicker(Screen):
+    """Any piece (the table's, not the stash's): the ``PieceGrid`` without
+    counts; ``extra`` rows (e.g. "remove it") follow the colors."""
+
+    def __init__(self, title: str, short: str, on_pick: Callable[["App", Piece | str], Any],
+                 extra: Sequence[str] = ()):
+        self.title = title
+        self.short = short
+        self.on_pick = on_pick
+        self.grid = PieceGrid(None, extra)
+
+    def render(self, c: Canvas) -> None:
+        color = self.grid.color
+        c.title(f"{self.short}: {color.value} size?" if self.grid.size and color else self.title)
+        self.grid.render(c)
+
+    def on_key(self, key: Key, app: "App") -> None:
+        picked = self.grid.key(key)
+        if picked == "back":
+            app.pop()
+        elif picked is not None:
+            app.pop()
+            self.on_pick(app, picked)
+
+
+class ListScreen(Screen):
+    """Rows of (label, action) with a cursor; BACK calls ``on_back``."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.top = 0
+
+    def rows(self) -> list[tuple[str, Callable[["App"], Any]]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def heading(self) -> tuple[str, str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def render(self, c: Canvas) -> None:
+        rows = self.rows()
+        self.index = min(self.index, max(0, len(rows) - 1))
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + ROWS:
+            self.top = self.index - ROWS + 1
+        c.title(*self.heading())
+        for i, (label, _) in enumerate(rows[self.top:self.top + ROWS]):
+            c.row(i, label, selected=(self.top + i == self.index))
+        c.scrollbar(self.top, ROWS, len(rows))
+
+    def on_key(self, key: Key, app: "App") -> None:
+        rows = self.rows()
+        n = len(rows)
+        if key == Key.UP:
+            self.index = (self.index - 1) % n
+        elif key == Key.DOWN:
+            self.index = (self.index + 1) % n
+        elif key == Key.LEFT:
+            self.index = max(0, self.index - ROWS)
+        elif key == Key.RIGHT:
+            self.index = min(n - 1, self.index + ROWS)
+        elif key == Key.OK:
+            rows[self.index][1](app)
+        elif key == Key.BACK:
+            self.on_back(app)
+
+    def on_back(self, app: "App") -> None:
+        app.pop()
+
+
+class TableField(ListScreen):
+    """The table's field after ``placement``, to edit, then check (BU-13)."""
+
+    def __init__(self, main: "BottomsUpScreen", placement: Place):
+        super().__init__()
+        self.main = main
+        self.placement = placement
+        st: BottomsUpState = main.state
+        self.before = st
+        self.groups: list[tuple[str, list[Piece]]] = [(g.label, list(g.pieces)) for g in st.field_groups()]
+        for label, pieces in self.groups:
+            if label == placement.target:
+                pieces.append(placement.piece)
+        self.edited: set[str] = set()
+        self.title = "Table's field"
+
+    def heading(self) -> tuple[str, str]:
+        return f"Table: {self.placement.piece} on {self.placement.target}", "BU-13"
+
+    def rows(self) -> list[tuple[str, Callable[["App"], Any]]]:
+        out: list[tuple[str, Callable[["App"], Any]]] = [("Check it", self.run_check)]
+        for k, (label, pieces) in enumerate(self.groups):
+            text = stack_text(label, pieces, ROW_CHARS - 1)
+            out.append((("*" if label in self.edited else " ") + text, lambda a, k=k: self.edit(a, k)))
+        out.append(("+ new lone piece", self.add_group))
+        return out
+
+    def table(self) -> list[str]:
+        return [f"{label}: " + " ".join(map(str, pieces)) for label, pieces in self.groups if pieces]
+
+    def edit(self, app: "App", k: int) -> None:
+        app.push(StackEditor(self, k))
+
+    def add_group(self, app: "App") -> None:
+        used = {label for label, _ in self.groups}
+        label = next(label_of(i) for i in itertools.count() if label_of(i) not in used)
+
+        def got(a: "App", p: Piece | str) -> None:
+            if isinstance(p, Piece):
+                self.groups.append((label, [p]))
+                self.edited.add(label)
+                self.index = len(self.groups)
+        app.push(PiecePicker(f"New lone piece {label}", label, got))
+
+    def run_check(self, app: "App") -> None:
+        table = self.table()
+        if not table:
+            app.message("The table's field is empty: enter the stacks it built.")
+            return
+        result = check(self.before, self.placement, table)
+        app.push(verdict(self, result))
+
+    def on_back(self, app: "App") -> None:
+        if self.edited:
+            app.confirm("Drop the stacks entered?", lambda a: a.pop())
+        else:
+            app.pop()
+
+    # ------------------------------------------------------------ after the verdict
+
+    def record(self, app: "App", choices: Sequence[str]) -> None:
+        """Play the placement and ``choices`` (the device applies one-option
+        choices by itself: those are skipped here), then show the turn."""
+        main = self.main
+        before: BottomsUpState = main.state
+        session = main.session
+        shadow = before.apply(self.placement)
+        session.play(self.placement)
+        for text in choices:
+            m = shadow.parse_move(text)
+            if shadow.forced_move() is None:
+                session.play(m)
+            shadow = shadow.apply(m)
+        main.check = False
+        while app.top is not main:
+            app.pop()
+        main.after_move(app, before)
+
+    def resolve(self, app: "App") -> None:
+        """Leave check mode and let the device resolve, asking each choice."""
+        main = self.main
+        main.check = False
+        while app.top is not main:
+            app.pop()
+        main.do(app, self.placement)
+
+
+class StackEditor(ListScreen):
+    """One stack of the table's field, bottom to top: OK on a piece changes or
+    removes it, "+ piece on top" adds one; "Done" goes back."""
+
+    def __init__(self, field: TableField, k: int):
+        super().__init__()
+        self.field = field
+        self.k = k
+        self.title = "Stack"
+
+    @property
+    def label(self) -> str:
+        return self.field.groups[self.k][0]
+
+    @property
+    def pieces(self) -> list[Piece]:
+        return self.field.groups[self.k][1]
+
+    def heading(self) -> tuple[str, str]:
+        return f"Stack {self.label}, bottom up", ""
+
+    def rows(self) -> list[tuple[str, Callable[["App"], Any]]]:
+        out: list[tuple[str, Callable[["App"], Any]]] = [("Done", self.done)]
+        n = len(self.pieces)
+        for i, p in enumerate(self.pieces):
+            where = " (bottom)" if i == 0 and n > 1 else " (top)" if i == n - 1 and n > 1 else ""
+            out.append((f"{i + 1}. {p}{where}", lambda a, i=i: self.change(a, i)))
+        out.append(("+ piece on top", self.add))
+        return out
+
+    def touched(self) -> None:
+        self.field.edited.add(self.label)
+
+    def change(self, app: "App", i: int) -> None:
+        def got(a: "App", p: Piece | str) -> None:
+            if isinstance(p, Piece):
+                self.pieces[i] = p
+            else:  # remove it: the pieces above drop
+                del self.pieces[i]
+            self.touched()
+        app.push(PiecePicker(f"{self.label}: change {self.pieces[i]} ({i + 1})", self.label, got,
+                             extra=[f"remove {self.pieces[i]}"]))
+
+    def add(self, app: "App") -> None:
+        def got(a: "App", p: Piece | str) -> None:
+            if isinstance(p, Piece):
+                self.pieces.append(p)
+                self.touched()
+                self.index = len(self.pieces)
+        app.push(PiecePicker(f"{self.label}: new top piece", self.label, got))
+
+    def done(self, app: "App") -> None:
+        if not self.pieces:  # a stack with no piece left is gone
+            del self.field.groups[self.k]
+            self.field.index = 0
+        app.pop()
+
+    def on_back(self, app: "App") -> None:
+        self.done(app)
+
+
+def verdict(field: TableField, r: CheckResult) -> Pages:
+    """The answer of check mode; OK offers what to do next."""
+    choices = ", ".join(r.choices) if r.choices else "none needed"
+    if r.reachable:
+        lines = wrap("The rules reach the table's field.", LINE_CHARS) + wrap(f"choices: {choices}", LINE_CHARS)
+        title = "Check: right"
+
+        def then(app: "App") -> None:
+            choose(app, "Check: right", [("Record this turn", "record"), ("Edit the field", "edit")],
+                   lambda a, v: field.record(a, r.choices) if v == "record" else None)
+    else:
+        lines = wrap(f"Not reachable. First difference: {r.difference}", LINE_CHARS)
+        if not r.complete:
+            lines += wrap(f"(searched every way with up to {r.depth} choices)", LINE_CHARS)
+        lines.append("A legal result:")
+        lines += field_lines(r.result)
+        lines += wrap(f"its choices: {choices}", LINE_CHARS)
+        title = "Check: differs"
+
+        def then(app: "App") -> None:
+            choose(app, "Check: differs", [("Edit the field", "edit"), ("Resolve step by step", "resolve"),
+                                           ("Record legal result", "record")],
+                   lambda a, v: (field.record(a, r.choices) if v == "record"
+                                 else field.resolve(a) if v == "resolve" else None))
+    lines.append("OK: what next")
+    return Pages(title, [fit(x, LINE_CHARS) for x in lines], right="BU-13", then=then)

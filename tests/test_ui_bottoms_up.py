@@ -1,0 +1,566 @@
+"""Bottoms Up screens (issue 6), driven with keys as the headless simulator does.
+
+Each test checks the engine state the keys produced, not only the pictures.
+Regenerate the reference PNGs after a deliberate change of the drawing:
+
+    COMPANION_UPDATE_REFERENCE=1 ./run test tests/test_ui_bottoms_up.py
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image
+
+from companion import records
+from companion.cli import main
+from companion.config import Settings
+from companion.games.bottoms_up import COLORS, new_game
+from companion.journal import Journal
+from companion.pieces import Piece, Size
+from companion.ui.bottoms_up import BottomsUpScreen, Pages, SecretTour, TargetPicker
+from companion.ui.bottoms_up_check import TableField
+from companion.ui.widgets import Confirm, Menu, Message
+
+from .screens_util import assert_matches_reference, make_app, press
+
+P = Piece.parse
+
+# From a fresh main menu: New game, Bottoms Up (the third game), the number of
+# players (4 by default; DOWN = fewer), names as they are, then the options
+# (rows: Start game, Secret colors, Stash, Lone pieces).
+BU = "ok,down,down,ok"
+DEVICE_4 = BU + ",ok,ok,ok"                                # 4 players, device draws, 90 pieces
+TOUR_4 = ",".join(["hold-ok,release"] * 4 + ["ok"])        # BU-3: each looks, then OK
+SHORT_DEVICE_4 = BU + ",ok,ok,down,down,left,up,up,ok"     # stash 18 (1 per color and size)
+SHORT_PHYSICAL_2 = BU + ",down,down,ok,ok,down,ok,down,left,up,up,ok"  # 2 players, table draws, 18
+# Opening (BU-4): P1 rS, P2 gS, P3 yS, P4 wS; the rows are the six colors.
+OPENING = "ok,down,down,ok,down,down,down,ok,up,up,ok"
+
+
+def game_screen(app) -> BottomsUpScreen:
+    return next(s for s in reversed(app.stack) if isinstance(s, BottomsUpScreen))
+
+
+def state(app):
+    return game_screen(app).session.state
+
+
+def keys_count(*parts: str) -> int:
+    return sum(len([k for k in p.split(",") if k]) for p in parts)
+
+
+def moves_to(i: int, n: int) -> list[str]:
+    """Fewest UP/DOWN presses from the first row to row i of n (lists wrap)."""
+    return ["down"] * i if i <= n - i else ["up"] * (n - i)
+
+
+def place_keys(st, piece, target=None) -> list[str]:
+    """The presses for a placement from a fresh turn screen: the color row
+    (colors still in the stash), the size (OK, OK for the first size left,
+    RIGHT OK for the second, LEFT OK for the last; OK alone when only one
+    is left), then the target row."""
+    p = P(piece) if isinstance(piece, str) else piece
+    sizes_all = (Size.SMALL,) if st.phase == "opening" else tuple(Size)
+    rows = [c for c in COLORS if any(st.stash.count(Piece(c, z)) for z in sizes_all)]
+    keys = moves_to(rows.index(p.color), len(rows))
+    sizes = [z for z in sizes_all if st.stash.count(Piece(p.color, z))]
+    j = sizes.index(p.size)
+    keys += ["ok"] if len(sizes) == 1 else ["ok", "ok"] if j == 0 else ["right", "ok"] if j == 1 else ["left", "ok"]
+    if target is not None:
+        labels = [g.label for g in st.field_groups()]
+        keys += moves_to(labels.index(target), len(labels)) + ["ok"]
+    return keys
+
+
+def option_keys(st, move: str) -> list[str]:
+    opts = [str(m) for m in st.legal_moves()]
+    return moves_to(opts.index(move), len(opts)) + ["ok"]
+
+
+def started(tmp_path, keys=DEVICE_4 + "," + TOUR_4, **kw):
+    app = make_app(tmp_path, **kw)
+    press(app, keys)
+    return app
+
+
+def after_opening(tmp_path):
+    app = started(tmp_path)
+    press(app, OPENING)
+    return app
+
+
+# ---------------------------------------------------------------- setup (BU-2, BU-3)
+
+
+def test_setup_flow_starts_a_device_game_with_the_options(tmp_path):
+    app = make_app(tmp_path, settings=Settings(bu_lone_pieces=True))
+    press(app, BU + ",ok,ok")
+    assert isinstance(app.top, Menu) and app.top.title == "Bottoms Up: options"
+    assert [(it.label, it.right) for it in app.top.items] == [
+        ("Start game", ""), ("Secret colors", "device"), ("Stash", "90 pcs"), ("Lone pieces", "score")]
+    assert app.top.footer == ""  # 4 players: no BU-2 warning
+    press(app, "ok")
+    st = state(app)
+    assert st.players == ("P1", "P2", "P3", "P4") and len(st.stash) == 90
+    assert st.lone_count is True  # the house rule's default comes from Settings (BU-11)
+    assert st.phase == "opening" and all(st.secrets) and len(set(st.secrets)) == 4  # drawn by the device (BU-3)
+    assert isinstance(app.top, SecretTour)
+
+
+def test_two_players_are_allowed_with_a_warning_BU2(tmp_path):
+    app = make_app(tmp_path)
+    press(app, BU + ",down,down")
+    assert app.top.value == 2
+    press(app, "down")
+    assert app.top.value == 2  # 2 is the least (BU-2)
+    press(app, "ok,ok")
+    assert app.top.footer == "BU-2: best with 4-6"
+    assert_matches_reference(app.frame(), "bu_setup_warning")
+    press(app, "down,ok,down,left,up,up,ok")  # secret colors at the table, 18 pieces
+    st = state(app)
+    assert st.n == 2 and st.warning.endswith("(BU-2)") and st.secret_mode == "physical"
+    assert len(st.stash) == 18 and st.secrets == (None, None)
+    assert isinstance(app.top, BottomsUpScreen)  # no secret to show: the opening at once
+
+
+# ---------------------------------------------------------------- secret colors (BU-3)
+
+
+def test_secret_tour_shows_each_color_only_while_held_BU3(tmp_path):
+    app = started(tmp_path, DEVICE_4)
+    tour = app.top
+    assert isinstance(tour, SecretTour) and tour.seat == 0
+    neutral = app.frame()
+    assert_matches_reference(neutral, "bu_pass")
+    press(app, "ok")  # OK before looking: a message, nothing changes
+    assert isinstance(app.top, Message) and "hold OK" in app.top.text and "P1, P2, P3, P4" in app.top.text
+    press(app, "ok")
+    assert app.top is tour and tour.seen == set()
+    img = press(app, "hold-ok")
+    assert tour.showing
+    assert_matches_reference(img, "bu_reveal")  # seed 7: P1 is green
+    assert state(app).secrets[0].value == "green"
+    press(app, "release")
+    assert not tour.showing and tour.seat == 1 and tour.seen == {0}
+    # the neutral view names the next player and shows no color
+    assert app.frame().tobytes() != img.tobytes()
+    press(app, "up")  # P1 again
+    assert tour.seat == 0
+    press(app, "down," + ",".join(["hold-ok,release"] * 3))
+    assert tour.final and tour.seen == {0, 1, 2, 3}
+    press(app, "ok")
+    assert isinstance(app.top, BottomsUpScreen) and state(app).phase == "opening"
+
+
+def test_neutral_view_is_the_same_whatever_the_colors(tmp_path):
+    frames = []
+    for seed in (1, 2):
+        app = make_app(tmp_path / str(seed), seed=seed)
+        press(app, DEVICE_4)
+        frames.append((state(app).secrets, app.frame().tobytes(), press(app, "hold-ok").tobytes()))
+    (c1, n1, h1), (c2, n2, h2) = frames
+    assert c1[0] != c2[0] and n1 == n2 and h1 != h2
+
+
+def test_hold_ok_on_the_game_shows_the_active_players_color(tmp_path):
+    app = after_opening(tmp_path)
+    plain = app.frame()
+    peek = press(app, "hold-ok")
+    assert peek.tobytes() != plain.tobytes()
+    from companion.ui.draw import Canvas
+    from companion.ui.bottoms_up import draw_secret
+    c = Canvas()
+    draw_secret(c, state(app), 0)
+    assert peek.tobytes() == c.image.tobytes()
+    assert press(app, "release").tobytes() == plain.tobytes()
+    # Physical colors: nothing to show, and a message says why.
+    app = make_app(tmp_path / "phys")
+    press(app, SHORT_PHYSICAL_2 + ",hold-ok")
+    assert isinstance(app.top, Message) and "BU-3" in app.top.text
+
+
+# ---------------------------------------------------------------- opening and turns (BU-4, BU-5)
+
+
+def test_opening_places_one_small_each_BU4(tmp_path):
+    app = started(tmp_path)
+    screen = app.top
+    assert screen.grid.rows() == list(COLORS) and screen.grid.size_set == (Size.SMALL,)
+    press(app, "down,ok")  # blue: its only size, the small, at once
+    st = state(app)
+    assert st.field_lines() == ["A: bS"] and st.active == 1 and st.phase == "opening"
+    press(app, "ok,ok,ok")
+    st = state(app)
+    assert st.field_lines() == ["A: bS", "B: rS", "C: rS", "D: rS"]
+    assert st.phase == "play" and st.active == 0 and len(st.stash) == 86
+    assert isinstance(app.top, BottomsUpScreen)  # no result page for opening pieces
+
+
+def test_turn_screen_and_press_counts_BU5_BU13(tmp_path):
+    app = after_opening(tmp_path)
+    st = state(app)
+    assert st.field_lines() == ["A: rS", "B: gS", "C: yS", "D: wS"]
+    assert_matches_reference(app.frame(), "bu_turn")
+    # bM on A: blue row, RIGHT = medium, OK, A is under the cursor, OK: 4 presses
+    keys = "down,right,ok"
+    press(app, keys)
+    assert isinstance(app.top, TargetPicker) and app.top.piece == P("bM")
+    assert_matches_reference(app.frame(), "bu_target")
+    press(app, "ok")
+    assert keys_count(keys, "ok") == 4 <= 6
+    st = state(app)
+    assert st.pending is not None and st.pending.kind == "blue"  # BU-8: blue on rS asks for a color
+    assert_matches_reference(app.frame(), "bu_blue")
+    rows = [label for label, _ in game_screen(app).rows()]
+    # only the other colors with a small in the stash, with their counts (BU-8)
+    assert rows == ["blue   bS  5 left", "green  gS  4 left", "yellow yS  4 left", "white  wS  4 left",
+                    "black  kS  5 left"]
+    press(app, "down,ok")  # green: one rules choice, 2 presses
+    st = state(app)
+    assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
+    assert isinstance(app.top, Pages) and app.top.lines[:2] == ["*A: gS bM", " B: gS  C: yS  D: wS"]
+    assert "A: blue recolors rS to gS" in " ".join(x.strip() for x in app.top.lines)
+    press(app, "ok")
+    assert isinstance(app.top, BottomsUpScreen)
+
+
+def test_press_counts_over_every_placement_of_a_first_turn(tmp_path):
+    """Every placement of the first turn (18 pieces x 4 lone pieces) played
+    with the keys ``place_keys`` gives: the presses the README quotes."""
+    app = after_opening(tmp_path)
+    st = state(app)
+    counts = []
+    for m in st.legal_moves():
+        keys = place_keys(st, m.piece, m.target)
+        sess = game_screen(app).session
+        n0 = len(sess.fold.moves)
+        press(app, ",".join(keys))
+        assert sess.fold.moves[n0][1] == str(m)  # the keys played exactly this placement
+        counts.append(len(keys))
+        sess.undo()
+        app.home()
+        press(app, "ok")  # Resume: a fresh turn screen
+        assert state(app) == st
+    assert len(counts) == 72 and min(counts) == 3 and max(counts) == 8
+    assert sum(counts) / len(counts) == 5.5
+    assert sum(c <= 6 for c in counts) / len(counts) > 0.75
+
+
+def test_only_colors_and_sizes_in_the_stash_are_offered(tmp_path):
+    app = started(tmp_path, SHORT_DEVICE_4 + "," + TOUR_4)
+    press(app, "ok,ok,ok,ok")  # rS bS gS yS: one piece per color and size; each OK takes the first color left
+    assert state(app).field_lines() == ["A: rS", "B: bS", "C: gS", "D: yS"]
+    grid = game_screen(app).grid
+    red = P("rS").color
+    assert grid.sizes(red) == [Size.MEDIUM, Size.LARGE]
+    press(app, "ok")  # red: the size stage starts on the medium, the first size left
+    assert grid.size == Size.MEDIUM
+    press(app, "down")
+    assert grid.size == Size.LARGE
+    press(app, "down")
+    assert grid.size == Size.MEDIUM  # the small is skipped: none left
+    assert_matches_reference(app.frame(), "bu_size")
+    press(app, "back")
+    assert grid.size is None and isinstance(app.top, BottomsUpScreen)  # BACK: back to the colors
+    press(app, "ok,ok,ok")  # rM on A (rS): red destroys rS (a small, BU-8)
+    st = state(app)
+    assert st.field_lines()[0] == "A: rM" and st.destroyed.count(P("rS")) == 1
+    press(app, "ok")  # close the result
+    press(app, "ok")  # P2: red has only rL left: OK takes it at once
+    assert isinstance(app.top, TargetPicker) and app.top.piece == P("rL")
+    press(app, "ok,ok")  # on A (rM): no rS left to shrink to: rM is destroyed (BU-8)
+    st = state(app)
+    assert st.field_lines()[0] == "A: rL" and all(st.stash.count(Piece(red, z)) == 0 for z in Size)
+    assert red not in game_screen(app).grid.rows()  # no red left: the row is gone
+
+
+def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
+    app = after_opening(tmp_path)
+    press(app, "down,right,ok,ok,down,ok,ok")  # P1: bM on A, blue -> green; close the result
+    st = state(app)
+    keys = place_keys(st, "yM", "B")
+    assert keys == ["down", "down", "down", "right", "ok", "down", "ok"]
+    press(app, ",".join(keys))
+    st = state(app)
+    assert st.pending.kind == "yellow"
+    assert_matches_reference(app.frame(), "bu_yellow")
+    assert [label for label, _ in game_screen(app).rows()] == [
+        "onto A: gS bM", "onto C: yS", "onto D: wS", "open space (lone)"]  # any other group, or open space
+    press(app, "left")  # the turn so far
+    assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B so far"
+    press(app, "back,down,ok")  # gS onto C: C is queued and recalculated (BU-9)
+    st = state(app)
+    assert st.field_lines() == ["A: gS bM", "B: yM", "C: yM gS", "D: wS"]
+    top = app.top
+    assert isinstance(top, Pages) and top.title == "P2: yM on B" and top.right == "T2"
+    assert_matches_reference(app.frame(), "bu_result")
+    assert top.lines[:4] == ["*B: yM", "*C: yM gS", " A: gS bM  D: wS", "steps:"]
+    text = " ".join(x.strip() for x in top.lines[4:])
+    for step in ("B: P2 places yM on gS", "B: yellow moves gS onto C; the pieces above drop; C is queued",
+                 "B recalculated", "C: recalculating (queued, BU-9)", "C: green grows yS to yM",
+                 "C recalculated"):
+        assert step in text
+    press(app, "right")  # a page down
+    assert top.offset == 5
+    press(app, "ok,back,ok")  # close; session menu > Field view
+    assert isinstance(app.top, Pages) and app.top.title == "Field: 6 in play"
+    assert_matches_reference(app.frame(), "bu_field")
+    lines = app.top.lines
+    assert lines[:2] == ["A: gS bM  B: yM", "C: yM gS  D: wS"]
+    assert lines[2:] == ["stash 84", "  S M L    S M L", "r 5 5 5  b 5 4 5", "g 3 5 5  y 5 3 5",
+                         "w 4 5 5  k 5 5 5", "destroyed 0"]
+
+
+def test_a_one_option_choice_is_made_by_the_device_and_said_BU13(tmp_path):
+    app = started(tmp_path, SHORT_PHYSICAL_2)
+    for move in ["place rS", "place wS", "place rM on B", "place yS on A"]:
+        st = state(app)
+        piece, _, target = (move.split()[1:] + ["", ""])[:3]
+        press(app, ",".join(place_keys(st, piece, target or None)))
+        if isinstance(app.top, Pages):
+            press(app, "ok")
+    sess = game_screen(app).session
+    assert [m for _, m in sess.fold.moves][-2:] == ["place yS on A", "yellow open"]  # applied alone
+    press(app, "back,down,down,ok")  # session menu: Field view, Check mode, Last turn
+    assert isinstance(app.top, Pages) and app.top.title == "P2: yS on A"
+    assert "A: yellow moves rS to open space as B; the pieces above drop (only option, BU-13)" in " ".join(
+        x.strip() for x in app.top.lines)
+
+
+# ---------------------------------------------------------------- undo, resume, bad input
+
+
+def test_undo_reaches_every_event(tmp_path):
+    app = after_opening(tmp_path)
+    opening = state(app)
+    press(app, "down,right,ok,ok")  # bM on A: the blue choice is pending
+    pending = state(app)
+    press(app, "down,ok,ok")  # green; close the result
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm) and "blue turns rS into gS" in app.top.question
+    press(app, "down,ok,ok")
+    assert state(app) == pending
+    press(app, "hold-back,down,ok,ok")  # the placement itself
+    assert state(app) == opening and isinstance(app.top, BottomsUpScreen)
+    press(app, "hold-back,down,ok,ok")  # P4's opening small
+    assert state(app).field_lines() == ["A: rS", "B: gS", "C: yS"] and state(app).active == 3
+
+
+def test_undo_back_to_the_start_shows_the_new_colors_privately(tmp_path):
+    app = started(tmp_path)
+    press(app, "hold-back,down,ok")
+    assert isinstance(app.top, Message) and app.top.text == "Undone (4 events)."
+    press(app, "ok")
+    assert isinstance(app.top, Message) and "drawn again" in app.top.text
+    press(app, "ok")
+    assert isinstance(app.top, SecretTour) and state(app).phase == "opening"
+    assert len(game_screen(app).session.fold.undone) == 4
+
+
+def test_resume_lands_on_the_pending_choice(tmp_path):
+    app = after_opening(tmp_path)
+    press(app, "down,right,ok,ok")
+    frame = app.frame()
+    app.home()
+    assert app.top.items[0].label == "Resume"
+    press(app, "ok")
+    assert state(app).pending.kind == "blue" and app.frame().tobytes() == frame.tobytes()
+
+
+def test_refusals_change_nothing(tmp_path):
+    app = after_opening(tmp_path)
+    before = state(app)
+    sess = game_screen(app).session
+    press(app, "back,down,ok,ok")  # check mode
+    press(app, "down,right,ok,ok")  # bM on A, into the table's field
+    field = app.top
+    assert isinstance(field, TableField)
+    press(app, "down,ok,down,ok,up,ok,ok,up,ok,up,ok")  # A: remove rS, remove bM, Done: A is gone
+    assert [label for label, _ in field.groups] == ["B", "C", "D"]
+    field.groups.clear()
+    field.index = 0
+    press(app, "ok")  # Check it with nothing entered
+    assert isinstance(app.top, Message) and "empty" in app.top.text
+    press(app, "ok,back")
+    assert isinstance(app.top, Confirm)  # the entered stacks are not dropped without asking
+    press(app, "down,ok,back")  # yes; BACK on the colors leaves check mode
+    assert isinstance(app.top, BottomsUpScreen) and not app.top.check
+    assert state(app) == before and len(sess.fold.moves) == 8
+
+
+# ---------------------------------------------------------------- check mode (BU-13)
+
+
+def enter_check(app, placement_keys: str) -> TableField:
+    press(app, "back,down,ok")  # session menu: Field view, Check mode
+    assert isinstance(app.top, Message) and app.top.title == "Check mode (BU-13)"
+    press(app, "ok," + placement_keys)
+    assert isinstance(app.top, TableField)
+    return app.top
+
+
+def test_check_mode_reachable_table_records_the_turn(tmp_path):
+    app = after_opening(tmp_path)
+    field = enter_check(app, "down,down,down,right,ok,ok")  # yM on A (rS): yellow moves rS
+    assert field.table() == ["A: rS yM", "B: gS", "C: yS", "D: wS"]
+    assert_matches_reference(app.frame(), "bu_check_field")
+    # The table moved rS onto C (yS), and C's recalculation destroyed yS (red on a small).
+    press(app, "down,ok,down,ok,up,ok,up,ok")   # A: remove rS; Done
+    press(app, "down,down,ok,down,ok,ok,ok")    # C: change yS to rS
+    press(app, "up,ok")                         # Done
+    assert field.table() == ["A: yM", "B: gS", "C: rS", "D: wS"]
+    assert field.edited == {"A", "C"}
+    press(app, "up,up,up,ok")  # Check it
+    assert isinstance(app.top, Pages) and app.top.title == "Check: right"
+    assert_matches_reference(app.frame(), "bu_check_verdict")
+    assert "choices: yellow C" in " ".join(app.top.lines)
+    press(app, "ok,ok")  # what next: Record this turn
+    st = state(app)
+    assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
+    assert [m for _, m in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
+    assert isinstance(app.top, Pages) and app.top.title == "P1: yM on A"  # the turn's result
+    assert not game_screen(app).check
+
+
+def test_check_mode_not_reachable_shows_a_legal_result_and_the_difference(tmp_path):
+    app = after_opening(tmp_path)
+    field = enter_check(app, "down,down,down,right,ok,ok")  # yM on A (rS)
+    # The table put rS on C (yS) and forgot C's recalculation (red destroys yS).
+    press(app, "down,ok,down,ok,up,ok,up,ok")            # A: remove rS; Done
+    press(app, "down,down,ok,down,down,ok,ok,ok,back")   # C: + piece on top: rS; Done
+    assert field.table() == ["A: yM", "B: gS", "C: yS rS", "D: wS"]
+    before = state(app)
+    press(app, "up,up,up,ok")
+    top = app.top
+    assert isinstance(top, Pages) and top.title == "Check: differs"
+    assert_matches_reference(app.frame(), "bu_check_differs")
+    text = " ".join(x.strip() for x in top.lines)
+    assert "First difference: C: the rules give rS, the table has yS rS" in text
+    assert "A legal result:" in text and "its choices: yellow C" in text
+    assert state(app) == before  # nothing recorded yet
+    press(app, "ok")  # what next
+    assert [it.label for it in app.top.items] == ["Edit the field", "Resolve step by step", "Record legal result"]
+    press(app, "down,ok")  # resolve it with the device, step by step
+    st = state(app)
+    assert st.pending is not None and st.pending.kind == "yellow" and not game_screen(app).check
+    assert isinstance(app.top, BottomsUpScreen)
+
+
+# ---------------------------------------------------------------- end, scores, winner (BU-10..BU-12)
+
+
+def scripted_game(seed: int, setup: dict) -> tuple[list[str], list[str]]:
+    """A whole game with moves picked at random (seeded): the keys that play it
+    from the first turn screen (closing each turn's result) and every move
+    of the record (the device's one-option choices included)."""
+    rnd = random.Random(seed)
+    st = new_game({**setup, "secret": "physical"})  # the keys do not depend on the colors
+    keys: list[str] = []
+    moves: list[str] = []
+    while st.phase in ("opening", "play"):
+        m = rnd.choice(st.legal_moves())
+        keys += option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
+        before = st
+        st = st.apply(m)
+        moves.append(str(m))
+        while st.forced_move() is not None:
+            moves.append(str(st.forced_move()))
+            st = st.apply(st.forced_move())
+        if before.phase == "play" and st.pending is None:
+            keys.append("ok")  # close the turn's result
+    return keys, moves
+
+
+def test_headless_sim_plays_a_short_game_to_the_winner(tmp_path):
+    """18 pieces, 4 players, device colors: from the main menu to the winner
+    screen through the CLI; the journal's record replays to the same result."""
+    setup = {"players": ["P1", "P2", "P3", "P4"], "stash": 1}
+    play, moves = scripted_game(11, setup)
+    keys = ",".join([SHORT_DEVICE_4, TOUR_4] + play)
+    shot = tmp_path / "win.png"
+    jpath = tmp_path / "j.db"
+    assert main(["sim", "--journal", str(jpath), "--seed", "7", "--keys", keys, "--screenshot", str(shot)]) == 0
+    j = Journal(str(jpath))
+    (info,) = j.sessions()
+    played = [e.data["move"] for e in j.events(info.id) if e.type == "move"]
+    assert [m for m in played if not m.startswith("secret")] == moves
+    text = records.dumps(info.game, info.setup, j.events(info.id))
+    result = records.replay(records.parse_lines(text.splitlines())).to_json()
+    assert result["terminal"] and result["state"]["phase"] == "over"
+    assert result["state"]["stash_count"] == 0
+    scores = result["scores"]
+    best = max(scores)
+    assert result["outcome"]["winners"] == [i for i, s in enumerate(scores) if s == best]
+    assert_matches_reference(Image.open(shot).convert("1"), "bu_winner")
+
+
+def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
+    for lone, keys_lone in ((False, ""), (True, "down,down,down,ok,up,up,up,")):
+        app = make_app(tmp_path / str(lone), seed=7)
+        press(app, BU + ",ok,ok,down,down,left,up,up," + keys_lone + "ok," + TOUR_4)
+        sess = game_screen(app).session
+        rnd = random.Random(5)
+        while state(app).phase != "over":
+            st = state(app)
+            m = rnd.choice(st.legal_moves())
+            k = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
+            press(app, ",".join(k))
+            if isinstance(app.top, Pages):
+                press(app, "ok")
+        st = state(app)
+        assert st.lone_count is lone and isinstance(app.top, BottomsUpScreen)
+        press(app, "ok")
+        assert isinstance(app.top, Pages) and app.top.title == "Scores"
+        lines = app.top.lines
+        assert lines[0] == ("lone pieces score too" if lone else "stacks of 2+ score")
+        for i, name in enumerate(st.players):
+            row = next(x for x in lines if x.startswith(name))
+            assert row.split()[-1] == str(st.final_scores()[i]) and st.secrets[i].value in row
+        for i, items in enumerate(st.score_breakdown()):
+            for b in items:
+                assert f"{b['label']} {b['piece']} {b['points']}" in " ".join(lines)
+                assert lone or len(st.group(b["label"]).pieces) >= 2  # BU-11: stacks only
+        if not lone:
+            assert_matches_reference(app.frame(), "bu_scores")
+        assert sess.finished
+
+
+def test_physical_colors_are_entered_at_the_end_BU3_BU10(tmp_path):
+    app = started(tmp_path, SHORT_PHYSICAL_2)
+    play, moves = scripted_game(4, {"players": ["P1", "P2"], "stash": 1})
+    press(app, ",".join(play))
+    st = state(app)
+    assert st.phase == "reveal" and len(st.stash) == 0 and st.active == 0
+    assert [label for label, _ in game_screen(app).rows()] == [c.value for c in COLORS]
+    press(app, "down,down,ok")  # P1 drew green
+    assert [label for label, _ in game_screen(app).rows()] == ["red", "blue", "yellow", "white", "black"]
+    press(app, "ok")  # P2 drew red
+    st = state(app)
+    assert st.phase == "over" and [c.value for c in st.secrets] == ["green", "red"]
+
+
+# ---------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_keys_never_crash_and_keep_every_piece(tmp_path, seed):
+    """Any key anywhere: the app stays up, refusals change nothing, and the 90
+    pieces are always in play, in the stash or destroyed (BU-1, BU-6)."""
+    rnd = random.Random(seed)
+    app = make_app(tmp_path, seed=seed)
+    press(app, DEVICE_4)
+    sid = game_screen(app).session.id
+    keys = ["ok"] * 6 + ["up", "down", "down", "back", "right", "left", "hold-ok", "release", "hold-back"]
+    for _ in range(500):
+        press(app, rnd.choice(keys))
+        screens = [s for s in app.stack if isinstance(s, BottomsUpScreen)]
+        if not screens:
+            app.home()
+            if app.top.items[0].label != "Resume":
+                break
+            press(app, "ok")
+            continue
+        st = screens[-1].session.state
+        assert sum(len(g.pieces) for g in st.groups) + len(st.stash) + len(st.destroyed) == 90
+    assert len(app.resume_session(sid).fold.moves) > 10
