@@ -79,7 +79,10 @@ def render(fig: dict, cmd: str) -> str:
         "",
         "* `python -m bench.powercut --kills N`: a child process plays scripted sessions of every kind "
         "through the app, printing after each key the journal's event count and a hash of the frame on "
-        "screen; the parent SIGKILLs it at a random moment, then checks the journal and resumes.",
+        "screen; the parent SIGKILLs it at a random moment, checks that every confirmed event is in the "
+        "journal and `PRAGMA integrity_check` is ok, then resumes in a fresh process: the resumed game "
+        "screen must equal the game screen as first shown after the last confirmed event (popups and "
+        "cursor moves are not events, so they are not resumed).",
         "* `python -m bench.mash --presses N`: random presses and holds through every screen; every frame "
         "must render and every session must replay from the journal to the state the app held.",
         "* `python -m bench.faults`: display errors on luma's real driver (a bus raising EREMOTEIO), "
