@@ -4,10 +4,16 @@
 
 Cases: yellow pieces on yellow over fields of lone pieces (the brief's "six
 lone pieces and a yellow large on a yellow small"), white/yellow item-5
-pairs, blue choices; for each, a reachable target found by random legal
-choices (deep cascades) and unreachable targets (a perturbed result, a
-field with a piece the rules cannot keep). Prints one line per case and the
-slowest time; ``measure()`` gives ``{"bu_check_slowest_s": ...}`` to bench.
+pairs, blue choices, a larger field of stacks; for each, a reachable target
+found by random legal choices (deep cascades) and unreachable targets (a
+perturbed result, a field with a piece the rules cannot keep). ``HARD`` are
+the slowest cases found: a reachable field whose shortest cascade has 9
+choices (about 110,000 positions to search, so not found in the time limit)
+and a 15-piece field whose unreachable target cannot be ruled out. Every
+answer comes within the time limit (0.9 s): an unfinished search says
+"not found up to N choices" (``complete`` false), never a wrong "yes".
+Prints one line per case and the slowest time; ``measure()`` gives
+``{"bu_check_slowest_s": ...}`` to bench.
 """
 from __future__ import annotations
 
@@ -27,6 +33,13 @@ FIELDS = [
     (["wM", "yS", "yM", "bS", "gL", "rM", "kS"], "place yL on A"),
     (["yS yS", "wS", "bM", "gS", "rL", "kM"], "place yM on A"),
     (["bS wS", "yS", "yM", "gM", "rS", "kL"], "place yL on A"),
+    (["bL", "kS rS", "wM yS", "wS yM", "wL yS wM", "bS", "rS", "gM bL wL"], "place yL on A"),
+]
+HARD = [
+    ("9-choice cascade", ["yS", "rS", "bS", "bM", "wS", "wM", "yM"], "place yL on A",
+     ["wS wS", "yL", "bS", "bM", "yS"]),
+    ("15 pieces, A moved away", ["bL", "kS rS", "wM yS", "wS yM", "wL yS wM", "bS", "rS", "gM bL wL"],
+     "place yL on A", ["kS rS", "wM yS", "wS yM", "wL yS wM", "bS", "rS", "gM bL wL"]),
 ]
 
 
@@ -54,6 +67,8 @@ def cases(quick: bool):
                 bad = table[1:] + [table[0] + " kS"]
                 yield f"{placement} on {field}: perturbed", s, placement, bad
         yield f"{placement} on {field}: impossible kL", s, placement, ["kL"]
+    for name, field, placement, table in HARD:
+        yield f"hard: {name}", position({"players": P4}, field), placement, table
 
 
 def measure(quick: bool = False, verbose: bool = False) -> dict:

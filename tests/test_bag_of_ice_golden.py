@@ -11,6 +11,8 @@ import importlib.util
 from itertools import permutations
 from pathlib import Path
 
+import pytest
+
 from companion import records
 
 GOLDEN = Path(__file__).parent / "golden" / "bag_of_ice"
@@ -97,3 +99,66 @@ def test_golden_record_is_what_the_script_writes():
         rec = records.read(str(GOLDEN / name))
         assert rec.setup == setup
         assert [e.data["move"] for e in rec.events] == mod.play(setup, seed)
+
+
+# ---------------------------------------------------------------- records written by hand from the docs
+
+
+def replay_cli(path, capsys):
+    from companion.cli import main
+    code = main(["replay", str(path), "--json"])
+    import json
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_hand_record_rolloff_tie_and_the_rules_example(capsys):
+    """Written from docs/records.md alone. Roll-off: Ann S/M and Bob L tie on 3
+    pips (Cat S: 1), they roll again: Ann M (2), Bob S/L (4): Bob starts (B-3).
+    Bob draws the rules' example yL yM yS gL cM pS yS cS: 20 + 10 + 1 + 1 = 32
+    (B-5). Cat busts on rM (B-4), Ann banks before drawing: 0. Bob draws pL:
+    3, total 35, the target (B-6)."""
+    code, out = replay_cli(GOLDEN / "hand-rolloff-example.jsonl", capsys)
+    assert code == 0 and out["ok"] and out["terminal"] and out["current_player"] == -2
+    assert out["scores"] == [0, 35, 0]
+    assert out["outcome"] == {"termination": "target", "winners": [1], "scores": [0, 35, 0],
+                              "detail": "Bob reached the target 35 (B-6)"}
+    st = out["state"]
+    assert st["start_player"] == 1 and st["winners"] == [1] and st["phase"] == "over"
+    assert [[r["pips"] for r in rnd] for rnd in st["rolloff"]] == [[3, 3, 1], [2, 4]]
+    bob = st["history"][1]
+    assert [(t["turn"], t["result"], t["score"]) for t in bob] == [(1, "bank", 32), (4, "bank", 3)]
+    assert st["history"][2] == [{"turn": 2, "result": "bust", "score": 0, "pieces": ["rM"], "bust_on": "rM"}]
+    assert st["history"][0] == [{"turn": 3, "result": "bank", "score": 0, "pieces": [], "bust_on": None}]
+    assert st["drawn"] == ["pL"] and st["bag_count"] == 20 and "pL" not in st["bag"]
+
+
+def test_hand_record_random_start_broken_rule_and_undo(capsys):
+    """Random start picks seat 2 (Bob, 1-based); Bob breaks a rule with the die
+    physical: bust (B-8); Ann's size M on S/M is undone, she picks S: pM pS
+    pL, a purple tree 20 >= 12 (B-5, B-6)."""
+    code, out = replay_cli(GOLDEN / "hand-random-broken.jsonl", capsys)
+    assert code == 0 and out["scores"] == [20, 0] and out["undone"] == [13]
+    assert out["outcome"]["winners"] == [0] and out["outcome"]["termination"] == "target"
+    st = out["state"]
+    assert st["history"][1] == [{"turn": 1, "result": "bust", "score": 0, "pieces": ["yL"], "bust_on": "broken"}]
+    assert st["history"][0] == [{"turn": 2, "result": "bank", "score": 20, "pieces": ["pM", "pS", "pL"],
+                                 "bust_on": None}]
+    assert st["arrangement"] == {"score": 20, "trees": [{"pieces": ["pL", "pM", "pS"], "kind": "purple",
+                                                         "points": 20}], "loose": []}
+
+
+@pytest.mark.parametrize("moves, line, reason", [
+    (["roll", "face S", "got yM"], 4, "yM is a medium, but the face S asks for a small (B-8)"),
+    (["roll", "face M", "got gM", "roll", "face M", "got gM", "roll", "face M", "got gM"], 10,
+     "no gM left in the bag: already drawn this turn (B-1)"),
+    (["roll", "face S/M", "got yS"], 4, "pick a size: size S or size M (B-4)"),
+    (["bank", "bank", "got yS"], 4, "got yS is not possible now"),
+    (["broken"], 2, "broken is only for a physical die or bag (B-8)"),
+    (["roll", "face Q"], 3, "unknown die face"),
+])
+def test_hand_bad_records_name_the_first_bad_line(tmp_path, capsys, moves, line, reason):
+    head = '{"format": "pyramid-companion-record", "version": 1, "game": "bag_of_ice", "setup": {"players": ["Ann", "Bob"]}}'
+    f = tmp_path / "bad.jsonl"
+    f.write_text("\n".join([head] + [f'{{"type": "move", "move": "{m}"}}' for m in moves] + ['{"type": "move", "move": "roll"}']) + "\n")
+    code, out = replay_cli(f, capsys)
+    assert code == 1 and out["ok"] is False and out["line"] == line and reason in out["error"]

@@ -458,3 +458,33 @@ def test_doc_example_replays_to_the_stated_result():
     assert st["destroyed"] == {"gM": 1, "yL": 1}
     assert out["scores"] == [2, 6, 0, 0] and out["outcome"]["winners"] == [1]
     assert out["outcome"]["detail"] == "highest score (BU-12)"
+
+
+def test_bu12_tied_highest_scores_share_the_win():
+    """BU-12: ties share the win; BU-11: colors nobody drew score for nobody."""
+    s = drain(pos(["rS kM", "gL bM", "yS"], secrets=["k", "b", "g", "w"]), "wS")
+    t = s.apply_text("place wS on C")   # yS under wS: reflection, yS moves itself
+    t = t.apply_text("yellow open")      # the last piece: C = wS, D = yS (lone, nobody scores)
+    assert t.is_terminal() and t.field_lines() == ["A: rS kM", "B: gL bM", "C: wS", "D: yS"]
+    o = t.outcome()
+    assert o.scores == (2, 2, 0, 0) and o.winners == (0, 1)
+    assert o.detail == "shared win: 2 players tied on 2 (BU-12)"
+    assert t.to_json()["winners"] == [0, 1]
+
+
+def test_bu12_nobody_scores_everybody_shares():
+    s = drain(pos(["rS", "gS"], secrets=["k", "b", "w", "y"]), "kS")
+    t = s.apply_text("place kS on A")    # A = rS kS: black tops, black's owner scores 1
+    assert t.scores() == (1, 0, 0, 0) and t.outcome().winners == (0,)
+    s = drain(pos(["rS", "gS"], secrets=["k", "b", "w", "y"]), "gM")
+    t = s.apply_text("place gM on A")    # no rM left: rS stays; green is nobody's color
+    assert t.field_lines() == ["A: rS gM", "B: gS"] and t.is_terminal()
+    assert t.scores() == (0, 0, 0, 0) and t.outcome().winners == (0, 1, 2, 3)
+
+
+def test_bu10_a_spawn_can_empty_the_stash_and_the_turn_still_finishes():
+    """BU-10: the end is judged at the start of the next turn, after the whole cascade."""
+    s = drain(pos(["rL", "yS"]), "gS", "rS")
+    t = s.apply_text("place gS on A")    # green on a large spawns the last piece, rS
+    assert t.field_lines() == ["A: rL gS", "B: yS", "C: rS"] and len(t.stash) == 0
+    assert t.is_terminal() and t.to_json()["phase"] == "over"

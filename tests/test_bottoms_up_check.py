@@ -106,4 +106,79 @@ def test_six_lone_pieces_and_a_yellow_large_on_a_yellow_small_is_fast(monkeypatc
     r = check(s, "place yL on A", ["yL", "rS", "gS", "bS", "wS", "kS", "gM", "yS"])
     assert r.reachable and r.choices == ("yellow open",)
     r = check(s, "place yL on A", ["kL"], time_limit=0.3)
-    assert not r.reachable and r.difference and r.depth >= 3
+    # kS is black: never affected, it stays on the field (BU-8 item 1): refused at once, for certain
+    assert not r.reachable and r.difference and r.complete and r.explored == 0
+    assert "kS never moves or changes (BU-8 item 1)" in r.reason
+
+
+# ---------------------------------------------------------------- the cuts are sound
+
+
+def random_position(rng):
+    """3 to 5 groups of 1 or 2 random pieces, black, white and yellow often."""
+    colors = "rbgywkyk"
+    field = [" ".join(rng.choice(colors) + rng.choice("SML") for _ in range(rng.choice([1, 1, 2])))
+             for _ in range(rng.randint(3, 5))]
+    return field, f"place {rng.choice('yywbrgk')}{rng.choice('SML')} on {rng.choice('ABC')}"
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_every_result_of_random_positions_is_found(seed):
+    """BU-13 exactness: every field a plain enumeration reaches (up to 3
+    choices) is reachable for ``check``, whose cuts (destroyed pieces, black
+    pieces that never move, colors without blue) must never remove it; the
+    choices it gives replay to that field."""
+    import random
+    rng = random.Random(seed)
+    field, placement = random_position(rng)
+    s = position({"players": P4}, field)
+    start = s.apply_text(placement)
+    results = all_results(start, limit=3)
+    for stacks in rng.sample(sorted(results), min(8, len(results))):
+        table = [" ".join(map(str, st)) for st in stacks]
+        r = check(s, placement, table, time_limit=5)
+        assert r.reachable and r.reason is None, (field, placement, table)
+        end = start
+        for c in r.choices:
+            end = end.apply_text(c)
+        assert sorted(g.pieces for g in end.groups) == sorted(stacks)
+
+
+def test_black_pieces_never_move_or_change_and_nothing_goes_under_them():
+    """BU-8 items 1 and 2: the checks refused at once (complete, nothing explored)."""
+    s = position({"players": P4}, ["gS kM rS", "yS", "bM"])
+    place = "place yL on B"   # yS moves: the choice is where
+    ok = check(s, place, ["gS kM rS", "yL", "bM", "yS"])
+    assert ok.reachable and ok.choices == ("yellow open",)
+    for table, why in [
+        (["gS rS", "yL", "bM yS", "kM"], "B"),                 # kM alone: a stack without gS under it is fine...
+        (["yS gS kM rS", "yL", "bM"], "A"),                    # ...but nothing can come under kM
+        (["gS rS", "yL", "bM yS"], "A"),                       # kM cannot leave the field
+        (["gS kS rS", "yL", "bM yS"], "A"),                    # nor change
+    ]:
+        r = check(s, place, table)
+        if why == "B":
+            assert r.reason is None
+            continue
+        assert not r.reachable and r.complete and r.explored == 0
+        assert r.reason.startswith("A: its black kM never moves or changes (BU-8 item 1)")
+
+
+def test_without_blue_no_color_appears_and_without_red_nothing_goes():
+    s = position({"players": P4}, ["rS", "yS", "wM"])
+    r = check(s, "place yS on A", ["rS", "yS yS", "wM", "rS"])   # a second rS from nowhere
+    assert not r.reachable and r.complete and "with no blue piece" in r.reason
+    s = position({"players": P4}, ["gS", "yS", "wM"])
+    r = check(s, "place yS on A", ["yS", "yS", "wM"])              # gS cannot go without red
+    assert not r.reachable and r.complete and "none of the 1 can go" in r.reason
+    r = check(s, "place yS on A", ["yS", "yS gM", "wM"])          # gS can grow (green is there)
+    assert r.reason is None
+    s = position({"players": P4}, ["wS", "yS", "wM"])
+    r = check(s, "place yS on C", ["wS", "yS", "yS wL"])          # no red, green or blue: no size changes
+    assert not r.reachable and r.complete and "no piece can change" in r.reason
+
+
+def test_destroyed_pieces_never_come_back():
+    s = position({"players": P4}, ["gS", "yS"], destroyed="gS gS gS gS")
+    r = check(s, "place yS on A", ["gS", "gS", "yS", "yS"])
+    assert not r.reachable and r.complete and "(BU-6)" in r.reason

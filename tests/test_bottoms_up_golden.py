@@ -64,3 +64,70 @@ def test_golden_records_are_what_the_script_writes():
     for name, (setup, seed) in mod.GAMES.items():
         rec = records.read(str(GOLDEN / name))
         assert [e.data["move"] for e in rec.events] == mod.play(setup, seed)
+
+
+# ---------------------------------------------------------------- records written by hand from the docs
+
+
+def replay_cli(path, capsys):
+    import json
+
+    from companion.cli import main
+    code = main(["replay", str(path), "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_hand_record_two_players_to_the_end(capsys):
+    """Worked out by hand from the rulings, turn by turn: 18 pieces, Ann blue,
+    Bob black. Destroyed: wS (item 5, red on a white small), bS (rS landed on
+    kS bS: red destroys it), rS (rM on rS). The last turn empties the stash
+    (BU-10). Ann scores D bL 3 + E bM 2 = 5; Bob's blacks top no stack."""
+    code, out = replay_cli(GOLDEN / "hand-2p-stash1.jsonl", capsys)
+    assert code == 0 and out["terminal"] and out["current_player"] == -2
+    assert out["scores"] == [5, 0]
+    assert out["outcome"] == {"termination": "stash_empty", "winners": [0], "scores": [5, 0],
+                              "detail": "highest score (BU-12)"}
+    st = out["state"]
+    assert [f"{f['label']}: {' '.join(f['pieces'])}" for f in st["field"]] == [
+        "A: kS yS yM", "B: rL gS gL wL", "C: yL kL gM wM", "D: rM bL", "E: kM bM"]
+    assert st["destroyed"] == {"bS": 1, "rS": 1, "wS": 1} and st["stash"] == {} and st["stash_count"] == 0
+    assert st["secret_colors"] == ["blue", "black"] and st["warning"].endswith("(BU-2)")
+    assert st["breakdown"] == [[{"label": "D", "piece": "bL", "points": 3},
+                                {"label": "E", "piece": "bM", "points": 2}], []]
+    assert st["winners"] == [0] and st["turn"] == 15 and st["turns_played"] == 14
+
+
+def test_hand_record_opening_and_a_round(capsys):
+    """rM on rS destroys it (A: rM); gL on gS grows it (B: gM gL); yM on wS:
+    item 5, wS moves onto yS (D, queued), yM moves itself to open space and
+    takes the freed label C; D's pass: white over yS reflects yellow, yS
+    moves to open space (E); kL on rM: no effect (item 2)."""
+    code, out = replay_cli(GOLDEN / "hand-4p-opening.jsonl", capsys)
+    assert code == 0 and not out["terminal"] and out["outcome"] is None and out["scores"] == [0, 0, 0, 0]
+    st = out["state"]
+    assert [f"{f['label']}: {' '.join(f['pieces'])}" for f in st["field"]] == [
+        "A: rM kL", "B: gM gL", "C: yM", "D: wS", "E: yS"]
+    assert st["destroyed"] == {"rS": 1} and st["stash_count"] == 82 and st["field_count"] == 7
+    assert st["turn"] == 5 and st["turns_played"] == 4 and st["active_player"] == 0 and st["phase"] == "play"
+
+
+@pytest.mark.parametrize("keep, move, reason", [
+    (13, "blue r", "blue r is not an option now: blue y (BU-8)"),
+    (16, "yellow B", "yellow B is not an option now: yellow A yellow C yellow D yellow open (BU-8)"),
+    (13, "place rS on A", "first choose for blue on rS in A: blue y"),
+    (2, "place kM", "the opening piece must be a small, not kM (BU-4)"),
+    (4, "place rL", "put rL on a piece in play: 'place rL on X' (BU-5)"),
+    (4, "place rL on Q", "there is no Q on the field (labels: A, B)"),
+    (4, "yellow A", "no yellow choice is pending"),
+    (4, "place wS on A", "no wS left in the stash"),
+    (24, "place rS on A", "the game is over (BU-10)"),
+])
+def test_hand_bad_records_name_the_first_bad_line(tmp_path, capsys, keep, move, reason):
+    """The record's first ``keep`` events, then a refused move and one more:
+    exit 1, the line of the refused move (header and comment are lines 1, 2)."""
+    lines = (GOLDEN / "hand-2p-stash1.jsonl").read_text().splitlines()
+    f = tmp_path / "bad.jsonl"
+    f.write_text("\n".join(lines[:2 + keep] + [f'{{"type": "move", "move": "{move}"}}'] + lines[3 + keep:]) + "\n")
+    code, out = replay_cli(f, capsys)
+    assert code == 1 and out["ok"] is False and out["line"] == keep + 3
+    assert out["error"] == f"event {keep + 1}: {reason}"

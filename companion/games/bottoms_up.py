@@ -514,6 +514,7 @@ class BottomsUpState(State):
             "phase": phase,
             "active_player": self.current_player,
             "turn": self.turn,
+            "turns_played": max(0, self.turn - 1),  # turns after the opening that are over
             "field": [{"label": g.label, "pieces": [str(p) for p in g.pieces]} for g in self.field_groups()],
             "stash": self.stash.to_json(),
             "stash_count": len(self.stash),
@@ -542,15 +543,16 @@ class _Work:
     """A mutable working copy of a state for one move: runs BU-7..BU-9 until
     a choice is needed or everything is recalculated, then freezes."""
 
-    __slots__ = ("s", "groups", "stash", "destroyed", "next_gid", "next_slot", "cursor", "queue",
+    __slots__ = ("s", "groups", "_stash", "_destroyed", "next_gid", "next_slot", "cursor", "queue",
                  "pending", "steps", "changed")
 
     def __init__(self, s: BottomsUpState):
         self.s = s
         # gid -> [label, [(slot, piece), ...]]; dict order = creation order
         self.groups: dict[int, list] = {g.gid: [g.label, list(g.slots)] for g in s.groups}
-        self.stash = Counter(dict(s.stash.items()))
-        self.destroyed = Counter(dict(s.destroyed.items()))
+        # copied on first change (a yellow cascade often changes neither); BU-6
+        self._stash: Counter | None = None
+        self._destroyed: Counter | None = None
         self.next_gid = s.next_gid
         self.next_slot = s.next_slot
         self.cursor = s.cursor
@@ -567,13 +569,32 @@ class _Work:
         self.next_slot += 1
         return self.next_slot - 1
 
+    def have(self, p: Piece) -> int:
+        """How many ``p`` the stash holds now (BU-6: replacements come from it)."""
+        return self._stash[p] if self._stash is not None else self.s.stash.count(p)
+
+    def stash_empty(self) -> bool:
+        return not (sum(self._stash.values()) if self._stash is not None else len(self.s.stash))
+
     def take(self, p: Piece) -> None:
-        self.stash[p] -= 1
-        if not self.stash[p]:
-            del self.stash[p]
+        """A piece comes out of the stash (BU-5 placement, BU-6 replacement, a spawn)."""
+        if self._stash is None:
+            self._stash = Counter(dict(self.s.stash.items()))
+        self._stash[p] -= 1
+        if not self._stash[p]:
+            del self._stash[p]
 
     def give(self, p: Piece) -> None:
-        self.stash[p] += 1
+        """A replaced piece goes back to the stash (BU-6)."""
+        if self._stash is None:
+            self._stash = Counter(dict(self.s.stash.items()))
+        self._stash[p] += 1
+
+    def destroy(self, p: Piece) -> None:
+        """A destroyed piece leaves the game for good, never back to the stash (BU-6)."""
+        if self._destroyed is None:
+            self._destroyed = Counter(dict(self.s.destroyed.items()))
+        self._destroyed[p] += 1
 
     def new_group(self, slots: list) -> str:
         used = {v[0] for v in self.groups.values()}
@@ -689,7 +710,7 @@ class _Work:
         if color == Color.RED:
             for size in _SMALLER[p.size]:
                 q = Piece(p.color, size)
-                if self.stash[q]:
+                if self.have(q):
                     self.give(p)
                     self.take(q)
                     slots[i] = (slot, q)
@@ -697,14 +718,14 @@ class _Work:
                     return
             top = i == len(slots) - 1
             self.remove_slot(gid, slot)
-            self.destroyed[p] += 1
+            self.destroy(p)
             why = "a small" if p.size == Size.SMALL else "no smaller one left"
             drop = "" if top else "; the pieces above drop"
             self.log("destroy", label, f"{head} destroys {p} ({why}){post}{drop}", "BU-8")
         elif color == Color.GREEN:
             if p.size == Size.LARGE:
                 q = Piece(p.color, Size.SMALL)
-                if self.stash[q]:
+                if self.have(q):
                     self.take(q)
                     new = self.new_group([(self.new_slot(), q)])
                     self.changed.add(new)
@@ -713,7 +734,7 @@ class _Work:
                     self.log("none", label, f"{head} on {p}: no {q} left to spawn, nothing happens{post}", "BU-8")
                 return
             q = Piece(p.color, _LARGER[p.size])
-            if self.stash[q]:
+            if self.have(q):
                 self.give(p)
                 self.take(q)
                 slots[i] = (slot, q)
@@ -721,7 +742,7 @@ class _Work:
             else:
                 self.log("none", label, f"{head} cannot grow {p}: no {q} left{post}", "BU-8")
         elif color == Color.BLUE:
-            opts = tuple(BlueChoice(c) for c in COLORS if c != p.color and self.stash[Piece(c, p.size)])
+            opts = tuple(BlueChoice(c) for c in COLORS if c != p.color and self.have(Piece(c, p.size)))
             if not opts:
                 self.log("none", label,
                          f"{head} cannot recolor {p}: no {p.size.name.lower()} of another color left{post}", "BU-8")
@@ -769,7 +790,9 @@ class _Work:
         groups = tuple(Group(gid, lab, tuple(sl)) for gid, (lab, sl) in self.groups.items())
         live = {v[0] for v in self.groups.values()}
         return replace(
-            s, groups=groups, stash=Bag(self.stash), destroyed=Bag(self.destroyed),
+            s, groups=groups,
+            stash=s.stash if self._stash is None else Bag(self._stash),
+            destroyed=s.destroyed if self._destroyed is None else Bag(self._destroyed),
             next_gid=self.next_gid, next_slot=self.next_slot, cursor=self.cursor,
             queue=tuple(self.queue), pending=self.pending, last_steps=tuple(self.steps),
             last_changed=frozenset(self.changed & live), **kw)
@@ -786,7 +809,7 @@ class _Work:
         else:
             phase = "play"
             turn = s.turn + 1
-        if sum(self.stash.values()) == 0:
+        if self.stash_empty():
             self.log("end", "", "the stash is empty: the game is over (BU-10)", "BU-10")
             if s.secret_mode == "physical":
                 return self.freeze(phase="reveal", active=0, turn=turn)

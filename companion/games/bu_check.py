@@ -15,21 +15,25 @@ yellow destinations) for a sequence that reaches exactly that field::
 
 The field is compared as a multiset of stacks (bottom to top): labels the
 table gives (``"C: wS rM"``) only steer which stack the first difference
-names. A search, not a listing: states are memoized on a canonical form
+names. A search, not a listing: positions are merged on a canonical form
 without labels or internal ids (two identical lone pieces are one
-destination), branches that cannot supply a target piece any more are cut
-(destroyed pieces never come back), and the choices that build a prefix of
-a target stack are tried first.
+destination); positions that provably cannot end with the table's field are
+cut (``_Target``: destroyed pieces never come back, black pieces never move
+or change and nothing is ever put under a piece, no color appears without
+blue...); breadth first for the fewest choices, then depth first toward the
+table's stacks, the choices that build a prefix of a target stack first.
 """
 from __future__ import annotations
 
+import gc
+import heapq
 import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..pieces import Piece
+from ..pieces import Color, Piece, Size
 from .bottoms_up import BlueChoice, BottomsUpState, Place, YellowChoice, parse_bu_move
 
 __all__ = ["CheckResult", "check", "parse_table", "canonical_key", "first_difference"]
@@ -47,7 +51,11 @@ class CheckResult:
     ``result``: the state after them (a legal result); ``difference``: the
     first difference between ``result`` and the table (``None`` when
     reachable); ``explored``: search nodes; ``complete``: ``False`` only if
-    the search budget ran out before every result was ruled out."""
+    the search budget ran out before every result was ruled out; ``depth``:
+    the number of choices of ``choices`` when reachable, else every sequence
+    of up to ``depth`` choices was ruled out; ``reason``: when a rule shows
+    at once that no cascade can end with the table's field (a black piece
+    that cannot move, a piece destroyed for good...), that rule in words."""
 
     reachable: bool
     choices: tuple[str, ...]
@@ -56,6 +64,7 @@ class CheckResult:
     explored: int
     complete: bool = True
     depth: int = 0
+    reason: str | None = None
 
     @property
     def result_field(self) -> list[str]:
@@ -64,7 +73,7 @@ class CheckResult:
     def to_json(self) -> dict[str, Any]:
         return {"reachable": self.reachable, "choices": list(self.choices), "result": self.result_field,
                 "difference": self.difference, "explored": self.explored, "complete": self.complete,
-                "depth": self.depth}
+                "depth": self.depth, "reason": self.reason}
 
 
 def parse_table(table: Iterable[Any] | Mapping[str, Any]) -> list[tuple[str | None, Stack]]:
@@ -170,6 +179,130 @@ class _OutOfTime(Exception):
     pass
 
 
+# ---------------------------------------------------------------- proofs of impossibility
+
+_EFFECTS = (Color.RED, Color.GREEN, Color.BLUE, Color.YELLOW)
+
+
+class _Target:
+    """The table's field, prepared for the necessary conditions below.
+
+    Each condition is a fact of the rules that holds from a position to
+    every end of its cascade, so a position failing one is cut with
+    certainty (the search stays exact):
+
+    * supply: destroyed pieces never come back (BU-6), so the field and the
+      stash together must still hold every piece the table shows;
+    * black (BU-8 items 1, 2): a black piece is never affected, so it never
+      changes, never leaves its group and groups never merge; pieces only
+      arrive on top of a group. A group holding black pieces ends as one of
+      the table's stacks that holds them in the same order, with at most as
+      many pieces below the first one and between two of them as now;
+    * colors: effects come only from the colors on the field (an upper
+      piece's color, or a white's reflection of the lower piece's own color).
+      With no blue piece no piece changes color and no new color appears;
+      with no red piece too, nothing is destroyed; with no green piece too,
+      nothing grows or is spawned (a black large is immune: it never spawns).
+    """
+
+    def __init__(self, want: Sequence[tuple[str | None, Stack]]):
+        self.stacks: list[Stack] = [st for _, st in want]
+        self.need = Counter(p for st in self.stacks for p in st)
+        self.colors = Counter(p.color for p in self.need.elements())
+        self._black_ok: dict[tuple, tuple | None] = {}
+
+    def why_not(self, s: BottomsUpState) -> str | None:
+        """A reason the table's field cannot be the end of ``s``'s cascade, or ``None``."""
+        field: Counter = Counter()
+        for g in s.groups:
+            field.update(g.pieces)
+        for p, n in self.need.items():
+            have = field[p] + s.stash.count(p)
+            if have < n:
+                return f"the table has {n} {p}, the field and the stash hold only {have} (BU-6)"
+        bad = self._black(s)
+        if bad:
+            return bad
+        present = {p.color for p in field}
+        if Color.BLUE not in present:
+            by_color: Counter = Counter()
+            for p, n in field.items():
+                by_color[p.color] += n
+            for c in set(by_color) | set(self.colors):
+                # a spawn takes a small of its color from the stash; grown pieces give
+                # theirs back, so the stash's whole count of that color bounds them
+                spawn = (sum(s.stash.count(Piece(c, z)) for z in Size)
+                         if Color.GREEN in present and c != Color.BLACK else 0)
+                if self.colors[c] > by_color[c] + spawn:
+                    return (f"the table has {self.colors[c]} {c.value} pieces; with no blue piece "
+                            f"on the field there can be at most {by_color[c] + spawn} (BU-8)")
+                if Color.RED not in present and self.colors[c] < by_color[c]:
+                    return (f"the table has {self.colors[c]} {c.value} pieces; with no red or blue "
+                            f"piece on the field none of the {by_color[c]} can go (BU-8)")
+            if Color.RED not in present and Color.GREEN not in present and self.need != field:
+                return "with no red, green or blue piece on the field no piece can change (BU-8)"
+        return None
+
+    def _black(self, s: BottomsUpState) -> str | None:
+        patterns = []
+        for g in s.groups:
+            pcs = g.pieces
+            pos = [i for i, p in enumerate(pcs) if p.color == Color.BLACK]
+            if pos:
+                gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
+                patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
+        if not patterns:
+            return None
+        key = tuple(sorted((b, gp) for _, b, gp in patterns))
+        if key not in self._black_ok:
+            self._black_ok[key] = self._black_match([(b, gp) for _, b, gp in patterns])
+        bad = self._black_ok[key]
+        if bad is None:
+            return None
+        label, blacks, _ = next(x for x in patterns if (x[1], x[2]) == bad)
+        return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1) "
+                f"and no stack of the table can be what {label} becomes")
+
+    def _black_match(self, patterns: list[tuple[Stack, tuple[int, ...]]]) -> tuple | None:
+        """Every group holding black pieces needs a stack of its own: ``None``
+        when there is such a matching, else a pattern left without one."""
+        fits = [[j for j, st in enumerate(self.stacks) if _black_fit(blacks, gaps, st)]
+                for blacks, gaps in patterns]
+        match: dict[int, int] = {}
+
+        def augment(i: int, seen: set[int]) -> bool:
+            for j in fits[i]:
+                if j not in seen:
+                    seen.add(j)
+                    if j not in match or augment(match[j], seen):
+                        match[j] = i
+                        return True
+            return False
+
+        for i, pat in enumerate(patterns):
+            if not augment(i, set()):
+                return pat
+        return None
+
+
+def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
+    """Can ``st`` be what a group with ``blacks`` (and at most ``gaps`` pieces
+    below and between them) becomes? Nothing is ever put under a piece."""
+
+    def go(k: int, lo: int, hi: int) -> bool:
+        if k == len(blacks):
+            return True
+        for c in range(lo, min(hi, len(st) - 1) + 1):
+            if st[c] == blacks[k] and go(k + 1, c + 1, c + 1 + gaps[k + 1] if k + 1 < len(gaps) else 0):
+                return True
+        return False
+
+    return go(0, 0, gaps[0])
+
+
+# ---------------------------------------------------------------- the search
+
+
 def check(state: BottomsUpState, placement: Place | str | None,
           table: Iterable[Any] | Mapping[str, Any], *, time_limit: float = 0.9,
           max_choices: int = 200) -> CheckResult:
@@ -178,12 +311,29 @@ def check(state: BottomsUpState, placement: Place | str | None,
     field? Raises ``IllegalMoveError`` for an illegal placement and
     ``InvalidMoveError`` for an unreadable table.
 
-    Cascades have no length limit (BU-9), so the search deepens on the number
-    of choices: every sequence of up to ``depth`` choices is ruled out before
-    longer ones are tried. ``complete`` is ``True`` when the search covered
-    every sequence (the answer "not reachable" is then exact); ``False`` when
-    ``time_limit`` seconds ran out first (then no sequence of up to
-    ``CheckResult.depth`` choices reaches the table's field)."""
+    Cascades have no length limit (BU-9). The search is exact: positions are
+    merged on ``canonical_key`` and a position is cut only when a rule proves
+    it cannot end with the table's field (``_Target``). It runs in two parts
+    within ``time_limit`` seconds: first breadth first, one choice more at
+    each level (so the choices found are as few as possible, and when time
+    runs out every sequence of up to ``CheckResult.depth`` choices has been
+    ruled out), for half the time; then best first from the positions that
+    level left open, those nearest to the table's field first (deep
+    cascades). ``complete`` is ``True`` when every reachable position was
+    seen or cut: then "not reachable" is certain."""
+    # the search makes many short-lived objects and no cycles: the cyclic
+    # garbage collector's full passes would only eat into the time limit
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _check(state, placement, table, time_limit, max_choices)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _check(state: BottomsUpState, placement: Place | str | None,
+           table: Iterable[Any] | Mapping[str, Any], time_limit: float, max_choices: int) -> CheckResult:
     want = parse_table(table)
     if placement is not None:
         move = parse_bu_move(placement) if isinstance(placement, str) else placement
@@ -194,30 +344,25 @@ def check(state: BottomsUpState, placement: Place | str | None,
         if state.phase not in ("play", "opening"):
             raise IllegalMoveError("check mode needs a position in play")
         start = state
-    target = Counter(stack for _, stack in want)
-    need = Counter(p for _, stack in want for p in stack)
+    tgt = _Target(want)
+    target = Counter(tgt.stacks)
     prefixes: set[Stack] = {stack[:k] for stack in target for k in range(1, len(stack) + 1)}
     total_stacks = sum(target.values())
-    deadline = time.perf_counter() + time_limit
+    t0 = time.perf_counter()
+    # freeing the positions seen takes a few hundredths of a second: stop early enough
+    deadline = t0 + 0.92 * time_limit
 
-    def supply_ok(s: BottomsUpState) -> bool:
-        """Destroyed pieces never come back: field + stash must still hold the table's pieces."""
-        have = Counter(dict(s.stash.items()))
+    need = tgt.need
+
+    def distance(s: BottomsUpState) -> int:
+        """Best-first order (a guess, not a bound): the table's stacks still
+        missing, plus the pieces still to change, destroy or create."""
+        got = Counter(g.pieces for g in s.groups)
+        missing = total_stacks - sum((got & target).values())
+        pcs: Counter = Counter()
         for g in s.groups:
-            have.update(g.pieces)
-        return all(have[p] >= n for p, n in need.items())
-
-    def lower_bound(s: BottomsUpState) -> int:
-        """Choices still needed at least: the pending one, and one landing
-        (a yellow move onto it) for every settled stack the table lacks."""
-        busy = set(s.queue)
-        if s.cursor is not None:
-            busy.add(s.cursor.gid)
-        if s.pending is not None:
-            busy.add(s.pending.gid)
-        settled = Counter(g.pieces for g in s.groups if g.gid not in busy)
-        excess = sum(max(0, n - target[c]) for c, n in settled.items())
-        return max(1 if s.pending is not None else 0, excess)
+            pcs.update(g.pieces)
+        return missing + sum(((pcs - need) + (need - pcs)).values())
 
     def order(s: BottomsUpState) -> list:
         pend = s.pending
@@ -240,7 +385,6 @@ def check(state: BottomsUpState, placement: Place | str | None,
 
     best: list = [None]  # (score, path, state)
     explored = [0]
-    cut = [False]
 
     def final(s: BottomsUpState, path: tuple[str, ...]) -> bool:
         got = _field_counter(s)
@@ -252,48 +396,85 @@ def check(state: BottomsUpState, placement: Place | str | None,
             best[0] = (score, path, s)
         return False
 
-    def dfs(s: BottomsUpState, rem: int, path: tuple[str, ...], memo: dict) -> bool:
+    def tick() -> None:
         explored[0] += 1
-        if not explored[0] & 255 and time.perf_counter() > deadline:
+        if not explored[0] & 15 and time.perf_counter() > deadline:
             raise _OutOfTime
-        if s.pending is None:
-            return final(s, path)
-        if lower_bound(s) > rem:
-            cut[0] = True
-            return False
-        key = canonical_key(s)
-        if memo.get(key, -1) >= rem:
-            return False
-        memo[key] = rem
-        if not supply_ok(s):
-            return False
-        for m in order(s):
-            if dfs(s.apply(m), rem - 1, path + (str(m),), memo):
-                return True
-        return False
 
-    depth = 0
-    complete = False
+    def result(reachable: bool, complete: bool, depth: int, reason: str | None = None) -> CheckResult:
+        if best[0] is None:
+            end, more = _finish_any(start)
+            final(end, more)
+        _, path, res = best[0]
+        diff = None if reachable else first_difference(res, want)
+        return CheckResult(reachable, path, res, diff, explored[0], complete,
+                           len(path) if reachable else depth, reason)
+
+    if start.pending is None:
+        return result(final(start, ()), True, 0)
+    reason = tgt.why_not(start)
+    if reason:
+        return result(False, True, 0, reason)
+
+    seen: set = {canonical_key(start)}
+    level: list[tuple[BottomsUpState, tuple[str, ...]]] = [(start, ())]
+    depth = 0  # every sequence of up to ``depth`` choices is ruled out
     try:
-        depth = lower_bound(start)
-        while depth <= max_choices:
-            cut[0] = False
-            if dfs(start, depth, (), {}):
-                _, path, res = best[0]
-                return CheckResult(True, path, res, None, explored[0], True, depth)
-            if not cut[0]:
-                complete = True
-                break
+        # breadth first: a level holds the open positions after ``depth`` choices
+        bfs_until = t0 + time_limit * 0.5
+        while level and depth < max_choices and time.perf_counter() < bfs_until:
+            nxt: list[tuple[BottomsUpState, tuple[str, ...]]] = []
+            for s, path in level:
+                for m in order(s):
+                    tick()
+                    child, cpath = s.apply(m), path + (str(m),)
+                    if child.pending is None:
+                        if final(child, cpath):
+                            return result(True, True, len(cpath))
+                        continue
+                    key = canonical_key(child)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if tgt.why_not(child):
+                        continue
+                    nxt.append((child, cpath))
+            level = nxt
             depth += 1
-    except _OutOfTime:
-        depth -= 1
-    except RecursionError:  # pragma: no cover - max_choices keeps the depth far below the limit
-        depth -= 1
-    if best[0] is None:
-        end, more = _finish_any(start)
-        final(end, more)
-    _, path, res = best[0]
-    return CheckResult(False, path, res, first_difference(res, want), explored[0], complete, depth)
+        if not level:
+            return result(False, True, depth)
+        # best first from the open positions: nearest to the table's field first
+        heap = []
+        for count, (s, path) in enumerate(level):
+            if not count & 15 and time.perf_counter() > deadline:
+                raise _OutOfTime
+            heap.append((distance(s), len(path), count, s, path))
+        heapq.heapify(heap)
+        count = len(heap)
+        cut = False
+        while heap:
+            _, _, _, s, path = heapq.heappop(heap)
+            for m in s.pending.options:
+                tick()
+                child, cpath = s.apply(m), path + (str(m),)
+                if child.pending is None:
+                    if final(child, cpath):
+                        return result(True, True, len(cpath))
+                    continue
+                key = canonical_key(child)
+                if key in seen:
+                    continue
+                if len(cpath) >= max_choices:
+                    cut = True
+                    continue
+                seen.add(key)
+                if tgt.why_not(child):
+                    continue
+                count += 1
+                heapq.heappush(heap, (distance(child), len(cpath), count, child, cpath))
+        return result(False, not cut, depth)
+    except (_OutOfTime, RecursionError):
+        return result(False, False, depth)
 
 
 def _finish_any(s: BottomsUpState) -> tuple[BottomsUpState, tuple[str, ...]]:
