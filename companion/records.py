@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .engine import State
 from .errors import CompanionError, IllegalMoveError, InvalidMoveError, RecordError, SetupError
@@ -185,6 +185,7 @@ def read(path: str) -> Record:
 class ReplayResult:
     record: Record
     fold: Fold
+    implied: list[dict[str, Any]] = field(default_factory=list)  # forced moves the record left out
 
     def to_json(self) -> dict[str, Any]:
         state = self.fold.state
@@ -196,6 +197,7 @@ class ReplayResult:
             "game": self.record.game,
             "events": len(self.record.events),
             "moves_in_effect": len(self.fold.moves),
+            "implied_moves": self.implied,
             "undone": self.fold.undone,
             "ended": self.fold.ended,
             "terminal": state.is_terminal(),
@@ -206,21 +208,79 @@ class ReplayResult:
         }
 
 
+IMPLIED_LIMIT = 64  # forced moves in a row, at most (a guard; real games need a handful)
+
+
+def _forced_chain(state: State, fits: Callable[[State], bool] | None) -> list[tuple[str, State]] | None:
+    """The forced moves (``State.forced_move``: U-6, BU-13) the device applies
+    by itself from ``state``. With ``fits``: the shortest chain after which
+    ``fits`` holds, or None; without: the whole chain."""
+    steps: list[tuple[str, State]] = []
+    st = state
+    for _ in range(IMPLIED_LIMIT):
+        fm = st.forced_move()
+        if fm is None:
+            break
+        st = st.apply(fm)
+        steps.append((str(fm), st))
+        if fits is not None and fits(st):
+            return steps
+    return None if fits is not None else steps
+
+
+def _fits(text: str) -> Callable[[State], bool]:
+    def check(st: State) -> bool:
+        try:
+            st.apply(st.parse_move(text))
+        except (InvalidMoveError, IllegalMoveError):
+            return False
+        return True
+    return check
+
+
 def replay(record: Record) -> ReplayResult:
     """Fold a whole record; the first event that does not fit raises
-    ``RecordError`` with its line number and the rules' reason."""
+    ``RecordError`` with its line number and the rules' reason.
+
+    The device writes every move it applies by itself (a forced move: the
+    only turn-in, U-6; a choice with one option, BU-13) into the journal. A
+    record written by hand may leave such moves out: where an event fits only
+    after them, and at the end of the record, they are applied as the device
+    would and listed in ``implied_moves``; an undo takes the implied moves
+    after the move it undoes with it, as the device's undo does."""
     try:
         f = Fold(states=[new_state(record.game, record.setup)])
     except SetupError as e:
         raise RecordError(f"bad setup: {e}", record.header_line) from None
+    implied: list[dict[str, Any]] = []
+
+    def add_implied(steps: list[tuple[str, State]], line: int) -> None:
+        for text, st in steps:
+            f.states.append(st)
+            f.moves.append((None, text))  # type: ignore[arg-type]  (no seq: not in the record)
+            implied.append({"before_line": line, "move": text})
+
     for event, line in zip(record.events, record.lines):
         try:
+            if event.type == "undo":
+                while f.moves and f.moves[-1][0] is None:  # implied moves go with the move they followed
+                    f.moves.pop()
+                    f.states.pop()
             f.apply(event)
         except RecordError as e:
             raise RecordError(e.reason, line) from None
-        except (InvalidMoveError, IllegalMoveError, CompanionError) as e:
+        except (InvalidMoveError, IllegalMoveError) as e:
+            text = event.data.get("move") if event.type == "move" else None
+            steps = _forced_chain(f.state, _fits(text)) if isinstance(text, str) else None
+            if steps is None:
+                raise RecordError(f"event {event.seq}: {e}", line) from None
+            add_implied(steps, line)
+            f.apply(event)
+        except CompanionError as e:
             raise RecordError(f"event {event.seq}: {e}", line) from None
-    return ReplayResult(record, f)
+    if not f.ended:
+        add_implied(_forced_chain(f.state, None) or [], (record.lines[-1] + 1) if record.lines else record.header_line + 1)
+    return ReplayResult(record, f, implied)
 
 
 def iter_events(objs: Iterable[dict[str, Any]]) -> Iterator[Event]:

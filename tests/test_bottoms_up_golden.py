@@ -114,7 +114,6 @@ def test_hand_record_opening_and_a_round(capsys):
 @pytest.mark.parametrize("keep, move, reason", [
     (13, "blue r", "blue r is not an option now: blue y (BU-8)"),
     (16, "yellow B", "yellow B is not an option now: yellow A yellow C yellow D yellow open (BU-8)"),
-    (13, "place rS on A", "first choose for blue on rS in A: blue y"),
     (2, "place kM", "the opening piece must be a small, not kM (BU-4)"),
     (4, "place rL", "put rL on a piece in play: 'place rL on X' (BU-5)"),
     (4, "place rL on Q", "there is no Q on the field (labels: A, B)"),
@@ -131,3 +130,17 @@ def test_hand_bad_records_name_the_first_bad_line(tmp_path, capsys, keep, move, 
     code, out = replay_cli(f, capsys)
     assert code == 1 and out["ok"] is False and out["line"] == keep + 3
     assert out["error"] == f"event {keep + 1}: {reason}"
+
+
+def test_a_left_out_single_option_choice_is_implied_BU13(tmp_path, capsys):
+    """BU-13: the device makes a one-option choice by itself (and records it).
+    A hand-written record without it replays the same, the move listed as implied."""
+    lines = (GOLDEN / "hand-2p-stash1.jsonl").read_text().splitlines()
+    forced = next(i for i, ln in enumerate(lines) if '"blue y"' in ln)
+    full_code, full = replay_cli(GOLDEN / "hand-2p-stash1.jsonl", capsys)
+    f = tmp_path / "without.jsonl"
+    f.write_text("\n".join(lines[:forced] + lines[forced + 1:]) + "\n")
+    code, out = replay_cli(f, capsys)
+    assert full_code == code == 0, out
+    assert full["implied_moves"] == [] and out["implied_moves"] == [{"before_line": forced + 1, "move": "blue y"}]
+    assert out["state"] == full["state"] and out["scores"] == full["scores"]

@@ -146,13 +146,26 @@ def test_full_table_bad_records_stop_at_the_first_bad_event(tmp_path, capsys, in
     assert out["line"] == seq + 1 and out["error"] == f"event {seq}: {error}"
 
 
-def test_a_removed_forced_turn_in_is_reported_at_the_next_line(tmp_path, capsys):
+def test_a_left_out_forced_turn_in_is_applied_as_the_device_would_U6(tmp_path, capsys):
+    """U-6: the only possible turn-in is applied without asking. The device
+    records it; a hand-written record may leave it out: replay applies it
+    where the next event needs it and lists it in implied_moves."""
     i = FULL_GAME.index("tree kL kM kS")
+    code, full = replay(write(tmp_path, FULL_SETUP, FULL_GAME), capsys)
+    assert code == 0 and full["implied_moves"] == []
     moves = FULL_GAME[:i] + FULL_GAME[i + 1:]
     code, out = replay(write(tmp_path, FULL_SETUP, moves), capsys)
+    assert code == 0, out
+    assert out["implied_moves"] == [{"before_line": i + 2, "move": "tree kL kM kS"}]
+    assert out["state"] == full["state"] and out["scores"] == full["scores"]
+
+
+def test_a_wrong_move_that_no_forced_move_explains_is_still_refused_U6(tmp_path, capsys):
+    i = FULL_GAME.index("tree kL kM kS")
+    moves = FULL_GAME[:i] + ["got rS"] + FULL_GAME[i + 1:]
+    code, out = replay(write(tmp_path, FULL_SETUP, moves), capsys)
     assert code == 1 and out["line"] == i + 2
-    assert out["error"] == (f"event {i + 1}: got yL is a draw, but no draw is pending: "
-                            "Ann must turn in a combo (U-6): tree kL kM kS")
+    assert out["error"].startswith(f"event {i + 1}: ") and "U-6" in out["error"]
 
 
 def test_moves_after_the_end_are_refused(tmp_path, capsys):
@@ -185,3 +198,23 @@ def test_the_installed_command_exits_1_on_a_bad_record(tmp_path):
     out = json.loads(p.stdout)
     assert p.returncode == 1 and out["line"] == FULL_GAME.index("bid B rS") + 2
     assert out["error"].endswith("cannot pass: stack B has no bid (U-11)")
+
+
+def test_a_record_ending_before_a_forced_turn_in_ends_after_it_U6(tmp_path, capsys):
+    """The device never stops before a forced move: neither does replay."""
+    i = FULL_GAME.index("tree kL kM kS")
+    code, with_it = replay(write(tmp_path, FULL_SETUP, FULL_GAME[:i + 1], name="a.jsonl"), capsys)
+    code2, without = replay(write(tmp_path, FULL_SETUP, FULL_GAME[:i], name="b.jsonl"), capsys)
+    assert code == code2 == 0
+    assert without["implied_moves"] == [{"before_line": i + 2, "move": "tree kL kM kS"}]
+    assert without["state"] == with_it["state"]
+
+
+def test_an_undo_takes_the_implied_moves_after_its_move_with_it_U6(tmp_path, capsys):
+    """As the device's undo: the decision and the forced moves that followed it."""
+    i = FULL_GAME.index("tree kL kM kS")
+    undo = json.dumps({"seq": i + 1, "type": "undo", "undoes": i})  # the last explicit move
+    code, out = replay(write(tmp_path, FULL_SETUP, FULL_GAME[:i], extra=[undo]), capsys)
+    assert code == 0, out
+    code, before = replay(write(tmp_path, FULL_SETUP, FULL_GAME[:i - 1], name="c.jsonl"), capsys)
+    assert out["state"] == before["state"] and out["undone"] == [i]
