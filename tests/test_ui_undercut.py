@@ -80,6 +80,21 @@ def test_score_sheet_turn_ins_in_at_most_3_presses_U4_U6(tmp_path):
     assert state(app).scores() == (7, 2, 0)
 
 
+def test_a_resumed_score_sheet_keeps_the_cursor_on_the_combo_just_turned_in_U14(tmp_path):
+    """After a turn-in the cursor stays on that combo (the same again is one
+    press); a resume from the journal, after a power cut, shows the same."""
+    app = make_app(tmp_path)
+    press(app, SHEET_3 + ",down,down,ok")  # P1 turns in TRIPLETS and scores on
+    assert state(app).active == 0 and state(app).scores() == (2, 0, 0)
+    frame = app.frame()
+    again = make_app(tmp_path)  # a fresh app on the same journal
+    assert again.top.items[0].label == "Resume"
+    press(again, "ok")
+    assert again.frame().tobytes() == frame.tobytes()
+    press(again, "ok")  # the same combo again, one press
+    assert state(again).combo_values()["TRIPLETS"] == 4 and state(again).scores() == (5, 0, 0)
+
+
 def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     app = make_app(tmp_path)
     press(app, SHEET_3)
