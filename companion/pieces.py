@@ -155,6 +155,14 @@ class Bag:
         self._counts: dict[Piece, int] = dict(sorted(c.items()))
         self._hash = None
 
+    @classmethod
+    def _sorted(cls, counts: dict[Piece, int]) -> "Bag":
+        """A bag from counts already in piece order, all positive (no re-sort)."""
+        b = object.__new__(cls)
+        b._counts = counts
+        b._hash = None
+        return b
+
     # --- presets (rulings U-1, B-1, BU-1)
     @classmethod
     def full_sets(cls, colors: Iterable[Color], per_size: int) -> "Bag":
@@ -226,7 +234,8 @@ class Bag:
         c = dict(self._counts)
         for p in pieces:
             c[p] = c.get(p, 0) + 1
-        return Bag(c)
+        # Only a kind of piece the bag did not hold changes the order.
+        return Bag._sorted(c) if len(c) == len(self._counts) else Bag(c)
 
     def remove(self, *pieces: Piece) -> "Bag":
         c = dict(self._counts)
@@ -234,7 +243,9 @@ class Bag:
             if c.get(p, 0) <= 0:
                 raise IllegalMoveError(f"no {p} left in the bag")
             c[p] -= 1
-        return Bag(c)
+            if not c[p]:
+                del c[p]
+        return Bag._sorted(c)  # removing keeps the order
 
     def contains_all(self, pieces: Iterable[Piece]) -> bool:
         need = Counter(pieces)
