@@ -35,6 +35,7 @@ from itertools import combinations, permutations
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from .setup import read_players
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, DieFace, Piece, Size, die_outcomes
 from .tools import BAG_OF_ICE_COLORS, bag_of_ice_bag
@@ -578,19 +579,7 @@ def _source(setup: dict[str, Any], key: str) -> str:
 
 def new_game(setup: dict[str, Any]) -> BagOfIceState:
     """A new game from a setup object (keys in ``docs/records-bag_of_ice.md``)."""
-    if not isinstance(setup, dict):
-        raise SetupError("the setup must be an object")
-    unknown = [k for k in setup if k not in SETUP_KEYS]
-    if unknown:
-        raise SetupError(f"unknown setup key {unknown[0]!r} (known: {', '.join(SETUP_KEYS)})")
-    players = setup.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise SetupError("players must be a list of 1 to 12 names (B-3)")
-    players = [p.strip() for p in players]
-    if not 1 <= len(players) <= MAX_PLAYERS:
-        raise SetupError(f"Bag of Ice takes 1 to 12 players, not {len(players)} (B-3)")
-    if len(set(players)) != len(players):
-        raise SetupError("player names must be different")
+    players = read_players(setup, SETUP_KEYS, "Bag of Ice", 1, MAX_PLAYERS, "B-3")
     target = setup.get("target", DEFAULT_TARGET)
     if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= MAX_TARGET:
         raise SetupError(f"target must be a whole number 1..{MAX_TARGET}, not {target!r} (B-6)")

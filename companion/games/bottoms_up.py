@@ -43,6 +43,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from .setup import read_players
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
 
@@ -821,19 +822,7 @@ class _Work:
 
 
 def _read_setup(setup: Any) -> dict[str, Any]:
-    if not isinstance(setup, dict):
-        raise SetupError("the setup must be an object")
-    unknown = [k for k in setup if k not in SETUP_KEYS]
-    if unknown:
-        raise SetupError(f"unknown setup key {unknown[0]!r} (known: {', '.join(SETUP_KEYS)})")
-    players = setup.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise SetupError("players must be a list of 2 to 6 names (BU-2)")
-    players = [p.strip() for p in players]
-    if not 2 <= len(players) <= 6:
-        raise SetupError(f"Bottoms Up takes 2 to 6 players, not {len(players)} (BU-2)")
-    if len(set(players)) != len(players):
-        raise SetupError("player names must be different")
+    players = read_players(setup, SETUP_KEYS, "Bottoms Up", 2, 6, "BU-2")
     secret = setup.get("secret", "device")
     if secret not in SECRET_MODES:
         raise SetupError(f"secret must be \"device\" or \"physical\", not {secret!r} (BU-3)")

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any, Iterator, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from .setup import read_players
 from ..errors import IllegalMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
 from .undercut_moves import (
@@ -703,19 +704,7 @@ def _break_tie(tied: tuple[int, ...], pips: dict[int, int], counts: dict[int, in
 
 def new_game(setup: dict[str, Any]) -> UndercutState:
     """A new game from a setup object (keys in ``docs/records-undercut.md``)."""
-    if not isinstance(setup, dict):
-        raise SetupError("the setup must be an object")
-    unknown = [k for k in setup if k not in SETUP_KEYS]
-    if unknown:
-        raise SetupError(f"unknown setup key {unknown[0]!r} (known: {', '.join(SETUP_KEYS)})")
-    players = setup.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise SetupError("players must be a list of 3 to 5 names (U-2)")
-    players = [p.strip() for p in players]
-    if not 3 <= len(players) <= 5:
-        raise SetupError(f"Undercut needs 3 to 5 players, not {len(players)} (U-2)")
-    if len(set(players)) != len(players):
-        raise SetupError("player names must be different")
+    players = read_players(setup, SETUP_KEYS, "Undercut", 3, 5, "U-2", verb="needs")
     level = setup.get("level", "full")
     if level not in LEVELS:
         raise SetupError(f"level must be \"score\" or \"full\", not {level!r} (U-14)")
