@@ -7,7 +7,7 @@ for, so a new game, Resume and History all land on the right screen:
   stash (OK on a color picks its small at once);
 * a turn (BU-5): the ``PieceGrid`` (a row per color still in the stash with
   its counts per size: UP/DOWN the color, OK, then ``SizeStage``: UP/DOWN
-  the size, OK; LEFT/RIGHT on a color row jump to its sizes), then the piece
+  the size, OK; RIGHT on a color row takes its second size, LEFT its largest), then the piece
   in play it goes on (``TargetPicker``: stacks by label, pieces bottom to
   top). The device then resolves the recalculation (BU-7..BU-9);
 * a pending choice (BU-8, BU-13): the new color of a piece hit by blue (only
@@ -331,10 +331,13 @@ class PieceGrid:
                 if not isinstance(row, Color):  # an extra row (Color is a str too)
                     return row if key == Key.OK else None
                 sizes = self.sizes(row)
-                if key == Key.OK and len(sizes) == 1:
+                if len(sizes) == 1:
                     return Piece(row, sizes[0])
-                step = {Key.OK: 0, Key.RIGHT: 1, Key.LEFT: -1}[key]
-                self.size = sizes[step % len(sizes)]
+                if key == Key.OK:  # the size step, cursor on the smallest (UP/DOWN/OK alone reach every size)
+                    self.size = sizes[0]
+                    return None
+                # Shortcuts: RIGHT takes the second size left, LEFT the largest, in one press.
+                return Piece(row, sizes[1] if key == Key.RIGHT else sizes[-1])
             return None
         color = self.color
         assert color is not None
