@@ -34,11 +34,27 @@ def all_scripts(quick: bool) -> list[list[str]]:
 
 
 def long_session_events(n: int) -> tuple[str, dict, list[str]]:
-    """A session of n move events for the resume benchmark (a long die session)."""
-    faces = ["S", "M", "L", "S/M", "S/L", "M/L"]
+    """A game of n move events for the resume benchmark: Bag of Ice, 12
+    players, a target far away, each turn banked at 12 points or more (or
+    bust); the die faces and draws picked by a seeded generator."""
+    import random
+
+    from companion.engine import pick_chance
+    from companion.games import spec
+    from companion.games.bag_of_ice import MAX_TARGET
+    rng = random.Random(4)
+    setup = {"players": [f"P{i + 1}" for i in range(12)], "target": MAX_TARGET}
+    st = spec("bag_of_ice").new(setup)
     moves: list[str] = []
-    i = 0
     while len(moves) < n:
-        moves += ["roll", f"face {faces[i % 6]}"]
-        i += 1
-    return "die", {}, moves[:n - (n % 2)]
+        if st.is_terminal():
+            raise ValueError(f"the game ended after {len(moves)} events")
+        if st.is_chance_node():
+            m = pick_chance(st, rng)
+        else:
+            by_text = {str(x): x for x in st.legal_moves()}
+            want = "bank" if st.turn_score() >= 12 else "roll"
+            m = by_text.get(want) or by_text.get("roll") or rng.choice(list(by_text.values()))
+        st = st.apply(m)
+        moves.append(str(m))
+    return "bag_of_ice", setup, moves
