@@ -90,3 +90,15 @@ def test_reference_comparison_detects_one_pixel(tmp_path):
     with pytest.raises(AssertionError, match="1 pixels differ"):
         assert_matches_reference(img, "menu", folder=tmp_path, update=False)
     assert (tmp_path / "menu.actual.png").exists()
+
+
+def test_list_cursor_helpers_shared_by_every_list_screen():
+    """UP/DOWN wrap; LEFT/RIGHT page and stop at the ends; the view scrolls
+    as little as needed to keep the cursor row shown."""
+    from companion.ui.widgets import scrolled, stepped
+    assert stepped(0, Key.UP, 6) == 5 and stepped(5, Key.DOWN, 6) == 0
+    assert stepped(2, Key.LEFT, 6, page=5) == 0 and stepped(2, Key.RIGHT, 6, page=5) == 5
+    assert stepped(2, Key.LEFT, 6) == 2 and stepped(2, Key.OK, 6, page=5) == 2  # no page: LEFT is the screen's own
+    assert scrolled(0, 3, 5) == 0          # above the view: it starts at the cursor
+    assert scrolled(9, 3, 5) == 5          # below: the cursor becomes the last shown row
+    assert scrolled(5, 3, 5) == 3          # inside: the view stays

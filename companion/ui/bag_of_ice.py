@@ -39,7 +39,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Screen
+from .widgets import Item, Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -292,10 +292,8 @@ class ScoreScreen(Screen):
 
     def on_key(self, key: Key, app: "App") -> None:
         st: BagOfIceState = self.session.state
-        if key == Key.UP:
-            self.index = (self.index - 1) % st.n
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % st.n
+        if key in (Key.UP, Key.DOWN):
+            self.index = stepped(self.index, key, st.n)
         elif key == Key.OK:
             app.push(Report(f"{st.players[self.index]}: {st.totals[self.index]}", history_lines(st, self.index)))
         elif key in (Key.BACK, Key.LEFT, Key.RIGHT):
@@ -478,10 +476,7 @@ class BagOfIceScreen(SessionScreen):
 
     def draw_rows(self, c: Canvas, rows: list[Item], first: int, n: int) -> None:
         """``n`` rows from body row ``first``, scrolled to the cursor."""
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + n:
-            self.top = self.index - n + 1
+        self.top = scrolled(self.index, self.top, n)
         mark = len(rows) > n
         room = (WIDTH - ROW_X - 2) // CHAR_W  # 20 characters, a blank column before the mark
         for i, r in enumerate(rows[self.top:self.top + n]):
@@ -626,10 +621,8 @@ class BagOfIceScreen(SessionScreen):
                 app.push(ScoreScreen(self.session))
         elif not rows:
             return
-        elif key == Key.UP:
-            self.index = (self.index - 1) % len(rows)
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % len(rows)
+        elif key in (Key.UP, Key.DOWN):
+            self.index = stepped(self.index, key, len(rows))
         elif key == Key.OK:
             action = rows[self.index].action
             if action is not None:

@@ -43,7 +43,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import Option, OptionsSetup, Report, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Screen
+from .widgets import Item, Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -540,10 +540,7 @@ class TargetPicker(Screen):
         groups = self.labels()
         c.title(f"Put {self.piece} on:", "check" if self.main.check else "BU-5")
         self.index = min(self.index, max(0, len(groups) - 1))
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + ROWS:
-            self.top = self.index - ROWS + 1
+        self.top = scrolled(self.index, self.top, ROWS)
         for i, g in enumerate(groups[self.top:self.top + ROWS]):
             c.row(i, stack_text(g.label, g.pieces), selected=(self.top + i == self.index))
         c.scrollbar(self.top, ROWS, len(groups))
@@ -555,14 +552,8 @@ class TargetPicker(Screen):
             app.pop()
         elif not n:
             return
-        elif key == Key.UP:
-            self.index = (self.index - 1) % n
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % n
-        elif key == Key.LEFT:
-            self.index = max(0, self.index - ROWS)
-        elif key == Key.RIGHT:
-            self.index = min(n - 1, self.index + ROWS)
+        elif key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
+            self.index = stepped(self.index, key, n, page=ROWS)
         elif key == Key.OK:
             self.main.placed(app, Place(self.piece, groups[self.index].label), pops=1)
 
@@ -716,10 +707,7 @@ class BottomsUpScreen(SessionScreen):
             return
         shown = ROWS - first
         self.index = min(self.index, max(0, len(rows) - 1))
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + shown:
-            self.top = self.index - shown + 1
+        self.top = scrolled(self.index, self.top, shown)
         for k, (label, _) in enumerate(rows[self.top:self.top + shown]):
             c.row(first + k, label, selected=(self.top + k == self.index))
         if len(rows) > shown:
@@ -835,10 +823,8 @@ class BottomsUpScreen(SessionScreen):
                 app.push(field_view(st))
         elif not rows:
             return
-        elif key == Key.UP:
-            self.index = (self.index - 1) % len(rows)
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % len(rows)
+        elif key in (Key.UP, Key.DOWN):
+            self.index = stepped(self.index, key, len(rows))
         elif key == Key.OK:
             self.do(app, rows[self.index][1])
 

@@ -25,7 +25,7 @@ from .bottoms_up import (
 )
 from .common import choose
 from .draw import ROWS, Canvas, fit, wrap
-from .widgets import Screen
+from .widgets import Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -73,10 +73,7 @@ class ListScreen(Screen):
     def render(self, c: Canvas) -> None:
         rows = self.rows()
         self.index = min(self.index, max(0, len(rows) - 1))
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + ROWS:
-            self.top = self.index - ROWS + 1
+        self.top = scrolled(self.index, self.top, ROWS)
         c.title(*self.heading())
         for i, (label, _) in enumerate(rows[self.top:self.top + ROWS]):
             c.row(i, label, selected=(self.top + i == self.index))
@@ -85,14 +82,8 @@ class ListScreen(Screen):
     def on_key(self, key: Key, app: "App") -> None:
         rows = self.rows()
         n = len(rows)
-        if key == Key.UP:
-            self.index = (self.index - 1) % n
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % n
-        elif key == Key.LEFT:
-            self.index = max(0, self.index - ROWS)
-        elif key == Key.RIGHT:
-            self.index = min(n - 1, self.index + ROWS)
+        if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
+            self.index = stepped(self.index, key, n, page=ROWS)
         elif key == Key.OK:
             rows[self.index][1](app)
         elif key == Key.BACK:

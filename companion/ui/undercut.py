@@ -39,7 +39,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Menu, Screen
+from .widgets import Item, Menu, Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -464,10 +464,7 @@ class UndercutScreen(SessionScreen):
         footer = ""
         if st.phase == "scoring" and not st.full:
             n, footer = ROWS - 1, " ".join(f"{fit(p, 3)}:{s}" for p, s in zip(st.players, st.points))
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + n:
-            self.top = self.index - n + 1
+        self.top = scrolled(self.index, self.top, n)
         for i, r in enumerate(rows[self.top:self.top + n]):
             label = r.label
             if r.right:
@@ -541,10 +538,8 @@ class UndercutScreen(SessionScreen):
             app.push(ScoreScreen(self.session))
         elif not rows:
             return
-        elif key == Key.UP:
-            self.index = (self.index - 1) % len(rows)
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % len(rows)
+        elif key in (Key.UP, Key.DOWN):
+            self.index = stepped(self.index, key, len(rows))
         elif key == Key.OK:
             rows[self.index].action(app)
 
@@ -596,10 +591,7 @@ class BidPicker(Screen):
         rows = [(f"Bid {value_short(bid_value(mine))}" if mine else "Bid marker only", word)]
         rows += [(f"{p} {SIZE_WORD[p.size]}", f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
         shown = ROWS - 1
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + shown:
-            self.top = self.index - shown + 1
+        self.top = scrolled(self.index, self.top, shown)
         for i, (label, right) in enumerate(rows[self.top:self.top + shown]):
             room = (WIDTH - 7) // CHAR_W - len(right) - 1
             c.row(i + 1, fit(label, room).ljust(room) + " " + right, selected=(self.top + i == self.index))
@@ -608,10 +600,8 @@ class BidPicker(Screen):
 
     def on_key(self, key: Key, app: "App") -> None:
         n = len(self.have) + 1
-        if key == Key.UP:
-            self.index = (self.index - 1) % n
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % n
+        if key in (Key.UP, Key.DOWN):
+            self.index = stepped(self.index, key, n)
         elif key in (Key.BACK, Key.LEFT):
             app.pop()
         elif key == Key.OK or key == Key.RIGHT:

@@ -44,6 +44,30 @@ class Item:
     right: str = ""
 
 
+def scrolled(index: int, top: int, shown: int) -> int:
+    """The first visible row of a list showing ``shown`` rows, moved as little
+    as needed for the cursor row ``index`` to be among them."""
+    if index < top:
+        return index
+    if index >= top + shown:
+        return index - shown + 1
+    return top
+
+
+def stepped(index: int, key: Key, n: int, page: int = 0) -> int:
+    """The cursor over ``n`` rows after UP/DOWN (wrapping) or, with ``page``,
+    LEFT/RIGHT (a page, stopping at the ends); other keys leave it."""
+    if key == Key.UP:
+        return (index - 1) % n
+    if key == Key.DOWN:
+        return (index + 1) % n
+    if page and key == Key.LEFT:
+        return max(0, index - page)
+    if page and key == Key.RIGHT:
+        return min(n - 1, index + page)
+    return index
+
+
 class Menu(Screen):
     """A scrolling list. UP/DOWN move (wrapping), LEFT/RIGHT page, OK selects,
     BACK leaves (or calls ``on_back``)."""
@@ -70,10 +94,7 @@ class Menu(Screen):
         items = self.items
         self.index = min(self.index, max(0, len(items) - 1))
         n = self.rows()
-        if self.index < self.top:
-            self.top = self.index
-        elif self.index >= self.top + n:
-            self.top = self.index - n + 1
+        self.top = scrolled(self.index, self.top, n)
         c.title(self.title, f"{self.index + 1}/{len(items)}" if len(items) > n else "")
         for i, it in enumerate(items[self.top:self.top + n]):
             label = it.label if it.enabled else f"({it.label})"
@@ -92,14 +113,8 @@ class Menu(Screen):
                 self._back(app)
             return
         n = len(items)
-        if key == Key.UP:
-            self.index = (self.index - 1) % n
-        elif key == Key.DOWN:
-            self.index = (self.index + 1) % n
-        elif key == Key.LEFT:
-            self.index = max(0, self.index - self.rows())
-        elif key == Key.RIGHT:
-            self.index = min(n - 1, self.index + self.rows())
+        if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
+            self.index = stepped(self.index, key, n, page=self.rows())
         elif key == Key.OK:
             it = items[self.index]
             if not it.enabled:
