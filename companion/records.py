@@ -47,12 +47,13 @@ class Fold:
     """The running fold of a session's events: states after each effective move.
 
     ``states[0]`` is the start; ``states[-1]`` the current position. ``moves``
-    holds ``(seq, move_text)`` of every move in effect; ``undone`` the seqs
-    taken back (they stay in the history).
+    holds ``(seq, move_text)`` of every move in effect (seq ``None`` for a
+    forced move a replayed record left out, see ``replay``); ``undone`` the
+    seqs taken back (they stay in the history).
     """
 
     states: list[State]
-    moves: list[tuple[int, str]] = field(default_factory=list)
+    moves: list[tuple[int | None, str]] = field(default_factory=list)
     undone: list[int] = field(default_factory=list)
     ended: bool = False
 
@@ -257,7 +258,7 @@ def replay(record: Record) -> ReplayResult:
     def add_implied(steps: list[tuple[str, State]], line: int) -> None:
         for text, st in steps:
             f.states.append(st)
-            f.moves.append((None, text))  # type: ignore[arg-type]  (no seq: not in the record)
+            f.moves.append((None, text))  # no seq: not in the record
             implied.append({"before_line": line, "move": text})
 
     for event, line in zip(record.events, record.lines):
