@@ -23,6 +23,7 @@ bu_lone_pieces     false      Bottoms Up house rule: lone pieces score (BU-11)
 serial             ""         serial console port or URL; "" = off
 serial_baud        115200     serial console speed
 read_only          false      serial console refuses every command that changes anything
+language           ""         screens in ``en`` or ``fr``; "" = the locale's when one of them, else en
 =================  =========  ====================================================
 """
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Settings:
     serial: str = ""
     serial_baud: int = 115200
     read_only: bool = False
+    language: str = ""
 
     def seed_value(self) -> int | None:
         return int(self.seed) if str(self.seed).strip().lstrip("-").isdigit() else None
@@ -62,6 +64,8 @@ class Settings:
             raise ConfigError("idle_blank_s must be 0 (never) or more")
         if not 0.2 <= self.hold_time <= 5:
             raise ConfigError("hold_time must be 0.2..5 seconds")
+        if self.language not in ("", "en", "fr"):
+            raise ConfigError("language must be en, fr or empty (the locale's)")
         if self.seed and self.seed_value() is None:
             raise ConfigError("seed must be an integer or empty")
         return self

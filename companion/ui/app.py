@@ -16,6 +16,7 @@ from typing import Any, Callable
 from PIL import Image
 
 from ..config import Settings, save as save_settings
+from ..i18n import set_language
 from ..errors import CompanionError, JournalWriteError
 from ..io import Key
 from ..journal import Journal
@@ -30,6 +31,7 @@ class App:
         self.journal = journal
         self.settings = settings or Settings()
         self.settings_path = settings_path
+        set_language(self.settings.language)
         seed = self.settings.seed_value()
         self.rng = rng or random.Random(seed)
         self.stack: list[Screen] = []
@@ -126,6 +128,7 @@ class App:
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings
+        set_language(settings.language)  # from the next screen drawn on, no restart
         if self.settings_path:
             save_settings(settings, self.settings_path)
 

@@ -19,6 +19,32 @@ TITLE_H = 11
 ROWS = (HEIGHT - TITLE_H) // LINE_H  # 5 body rows under a title
 
 
+class ClipLog:
+    """Every text the drawing layer had to cut (``fit``), draw past the right edge
+    (``Canvas.text``) or leave out below the last line (``Canvas.lines``).
+
+    Nothing a player needs may be cut: the bench reports ``clipped_text_draws``
+    over scripted games and a test fails on any. ``examples`` keeps the first
+    few cut texts for the message.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.examples: list[str] = []
+
+    def add(self, text: str) -> None:
+        self.count += 1
+        if len(self.examples) < 20:
+            self.examples.append(text)
+
+    def reset(self) -> None:
+        self.count = 0
+        self.examples.clear()
+
+
+CLIPS = ClipLog()
+
+
 @lru_cache(maxsize=1)
 def font() -> ImageFont.ImageFont:
     loader = getattr(ImageFont, "load_default_imagefont", None)
@@ -46,6 +72,8 @@ class Canvas:
 
     # ------------------------------------------------------------ text
     def text(self, x: int, y: int, s: str, *, invert: bool = False) -> None:
+        if x + CHAR_W * len(s) > WIDTH + 1:
+            CLIPS.add(s)
         if invert:
             self.d.rectangle((x - 1, y, x + CHAR_W * len(s), y + LINE_H - 1), fill=1)
         self.d.text((x, y - 1), s, font=font(), fill=0 if invert else 1)
@@ -87,6 +115,7 @@ class Canvas:
         """Word-wrapped text from ``y``; returns the y after the last line."""
         for line in wrap(text, width):
             if y > HEIGHT - LINE_H + 1:
+                CLIPS.add(line)
                 break
             self.text(1, y, line)
             y += LINE_H
@@ -121,7 +150,11 @@ class Canvas:
 
 
 def fit(s: str, n: int) -> str:
-    return s if len(s) <= n else s[: max(0, n - 1)] + "~"
+    """``s`` in at most ``n`` characters; a cut one ends with ``~`` and is counted in ``CLIPS``."""
+    if len(s) <= n:
+        return s
+    CLIPS.add(s)
+    return s[: max(0, n - 1)] + "~"
 
 
 def wrap(text: str, width: int) -> list[str]:

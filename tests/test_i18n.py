@@ -1,0 +1,84 @@
+"""The message catalog (issue 21) and the player-name rules (issue 13)."""
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, strategies as st
+
+from companion import i18n
+from companion.catalog import problems
+from companion.names import NAME_MAX, clean_name, initials, short_names
+from companion.ui.draw import CLIPS, Canvas, fit
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    i18n.set_language("en")
+
+
+def test_catalog_is_complete_and_compiled():
+    # Fails when a marked text has no French translation, when a .po was not
+    # updated from the code, or when a .mo is not what its .po compiles to.
+    assert problems() == []
+
+
+def test_french_plural_rule_puts_zero_and_one_in_the_singular():
+    fr = i18n._translation("fr")
+    assert [fr.plural(n) for n in (0, 1, 2, 5)] == [0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "fr_FR.UTF-8"}, "fr"),
+    ({"LANG": "fr_CA.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "en"),
+    ({"LANGUAGE": "fr:en", "LANG": "en_US.UTF-8"}, "fr"),
+    ({"LANGUAGE": "de:fr"}, "en"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({}, "en"),
+])
+def test_language_from_the_environment(env, lang):
+    assert i18n.language_from_env(env) == lang
+
+
+def test_set_language_takes_effect_at_the_next_call(monkeypatch):
+    monkeypatch.setenv("LANGUAGE", "fr")
+    assert i18n.set_language("") == "fr"
+    assert i18n.set_language("en") == "en"
+    assert i18n.set_language("xx") == "fr"  # unknown: the environment's
+    assert i18n.language() == "fr"
+
+
+def test_names_are_cleaned_once():
+    assert clean_name("  Ann\n  Marie\t") == "Ann Marie"
+    assert clean_name("Zoe\u0301") == "Zoé" and unicodedata.is_normalized("NFC", clean_name("Zoe\u0301"))
+    assert clean_name("a\x00b\x1bc") == "a b c"
+    assert len(clean_name("Maximiliane-Sophia")) == NAME_MAX
+
+
+@given(st.lists(st.text(min_size=1, max_size=14).map(clean_name).filter(bool), min_size=2, max_size=6,
+                unique=True), st.integers(min_value=3, max_value=12))
+def test_short_names_fit_and_stay_distinct(names, width):
+    short = short_names(names, width)
+    assert all(len(s) <= width for s in short)
+    assert len(set(short)) == len(short)
+    assert all(s == n for s, n in zip(short, names) if len(n) <= width)
+    assert short == short_names(names, width)  # the same cut every time
+
+
+def test_initials_are_distinct_where_possible():
+    assert initials(["Ann", "Bob", "Cy"]) == ("A", "B", "C")
+    assert len(set(initials(["Ann", "Al", "Bob"]))) == 3
+
+
+def test_the_drawing_layer_counts_what_it_cuts():
+    CLIPS.reset()
+    assert fit("Bob", 5) == "Bob" and CLIPS.count == 0
+    assert fit("Alexandra: take", 8) == "Alexand~" and CLIPS.count == 1
+    c = Canvas()
+    c.text(100, 20, "12345")  # 5 characters from x=100 run past 128
+    c.lines("one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+            "fifteen sixteen seventeen eighteen nineteen twenty twenty-one", width=10)
+    assert CLIPS.count == 3 and CLIPS.examples[0] == "Alexandra: take"
+    CLIPS.reset()
+    assert CLIPS.count == 0
