@@ -82,3 +82,32 @@ def test_the_drawing_layer_counts_what_it_cuts():
     assert CLIPS.count == 3 and CLIPS.examples[0] == "Alexandra: take"
     CLIPS.reset()
     assert CLIPS.count == 0
+
+
+def test_the_font_draws_every_script_and_replaces_what_it_lacks():
+    from companion.ui.glyphs import REPLACEMENT, displayable, has_glyph, render
+
+    for name in ("Łukasz", "Дмитрий", "Ωμέγα", "Zoë", "Nguyễn"):
+        assert all(has_glyph(ch) for ch in name), name
+        im = render(name)
+        assert im.size == (6 * len(name), 10) and im.getbbox() is not None
+    assert displayable("李华😀") == REPLACEMENT * 2
+    assert render("李华😀").size == (18, 10)
+    assert render("A") != render("B") and render("e\u0301").tobytes() == render("é").tobytes()
+
+
+def test_a_damaged_font_file_is_refused(tmp_path, monkeypatch):
+    from companion.ui import glyphs
+
+    bad = tmp_path / "f.bin"
+    data = bytearray(glyphs.FONT_FILE.read_bytes())
+    data[100] ^= 0x10
+    bad.write_bytes(bytes(data))
+    monkeypatch.setattr(glyphs, "FONT_FILE", bad)
+    glyphs.table.cache_clear()
+    try:
+        with pytest.raises(glyphs.FontFileError, match="damaged"):
+            glyphs.table()
+    finally:
+        monkeypatch.undo()
+        glyphs.table.cache_clear()

@@ -1,0 +1,83 @@
+"""The screens' font: misc-fixed 6x10 with Latin, Greek and Cyrillic.
+
+Every character is 6 pixels wide and the line 10 high (capitals 7 pixels),
+so a line holds 21 characters and ``len(text) * 6`` is a text's width. A
+character the font lacks (Chinese, an emoji...) is drawn as the replacement
+glyph, one cell wide, and never raises. ``render`` caches whole strings, so a
+screen redrawn with the same words pastes one image per text.
+
+The glyphs come from ``fonts/fixed6x10.bin`` (built by
+``python -m companion.ui.fonts.build`` from X.Org's public-domain misc-fixed
+font; the format is described there). A damaged file is refused at load with
+its checksum, never drawn as garbage.
+"""
+from __future__ import annotations
+
+import struct
+import unicodedata
+import zlib
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+FONT_FILE = Path(__file__).parent / "fonts" / "fixed6x10.bin"
+REPLACEMENT = "\ufffd"
+
+
+class FontFileError(ValueError):
+    """The packaged font file is missing, damaged or of an unknown version."""
+
+
+@lru_cache(maxsize=1)
+def table() -> tuple[int, int, dict[str, bytes]]:
+    """``(width, height, {character: rows})`` from the packaged font."""
+    try:
+        data = FONT_FILE.read_bytes()
+    except OSError as e:
+        raise FontFileError(f"font file {FONT_FILE}: {e}") from None
+    if len(data) < 16 or data[:4] != b"PTCF" or zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
+        raise FontFileError(f"font file {FONT_FILE} is damaged (checksum)")
+    version, w, h, _base, n = struct.unpack_from("<BBBBI", data, 4)
+    if version != 1:
+        raise FontFileError(f"font file {FONT_FILE}: unknown version {version}")
+    glyphs: dict[str, bytes] = {}
+    off = 12
+    for _ in range(n):
+        (cp,) = struct.unpack_from("<I", data, off)
+        glyphs[chr(cp)] = data[off + 4: off + 4 + h]
+        off += 4 + h
+    return w, h, glyphs
+
+
+def has_glyph(ch: str) -> bool:
+    return ch in table()[2]
+
+
+def displayable(text: str) -> str:
+    """``text`` as it will be drawn: NFC, each character the font lacks as U+FFFD."""
+    glyphs = table()[2]
+    return "".join(ch if ch in glyphs else REPLACEMENT for ch in unicodedata.normalize("NFC", text))
+
+
+@lru_cache(maxsize=2048)
+def render(text: str) -> Image.Image:
+    """``text`` as a mode-"1" image, 6 pixels a character by 10 (lit pixels = 1)."""
+    w, h, glyphs = table()
+    shown = displayable(text)
+    im = Image.new("1", (max(1, w * len(shown)), h), 0)
+    if not shown.strip():
+        return im
+    buf = bytearray(((w * len(shown) + 7) // 8) * h)
+    stride = (w * len(shown) + 7) // 8
+    for i, ch in enumerate(shown):
+        rows = glyphs[ch]
+        x0 = i * w
+        for y, bits in enumerate(rows):
+            if not bits:
+                continue
+            for x in range(w):
+                if bits & (0x80 >> x):
+                    px = x0 + x
+                    buf[y * stride + (px >> 3)] |= 0x80 >> (px & 7)
+    return Image.frombytes("1", im.size, bytes(buf))
