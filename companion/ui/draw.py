@@ -1,14 +1,17 @@
 """Drawing on the 128x64 1-bit frame: fonts, text, titles, pieces.
 
-Fonts are Pillow's built-in bitmap font (6 px wide, about 8 px cap height),
-the same on every machine, and the same font scaled 2x and 3x for numbers
-that must be read at arm's length (scores are drawn at least 16 px high).
+The font is misc-fixed 6x10 (``glyphs.py``: Latin with its extensions, Greek
+and Cyrillic; any other character drawn as a visible replacement, never an
+exception), the same on every machine, and the same font scaled 2x and 3x for
+what must be read across the table (scores are drawn at least 16 px high).
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from .glyphs import render, table
 
 from ..io import HEIGHT, WIDTH
 from ..pieces import Color, Piece, Size
@@ -45,10 +48,9 @@ class ClipLog:
 CLIPS = ClipLog()
 
 
-@lru_cache(maxsize=1)
-def font() -> ImageFont.ImageFont:
-    loader = getattr(ImageFont, "load_default_imagefont", None)
-    return loader() if loader else ImageFont.load_default()
+def font() -> object:
+    """Load the font now (the app's warm-up calls this after the first frame)."""
+    return table()
 
 
 def new_frame() -> Image.Image:
@@ -57,10 +59,8 @@ def new_frame() -> Image.Image:
 
 @lru_cache(maxsize=512)
 def _big_glyphs(text: str, scale: int) -> Image.Image:
-    w = max(1, CHAR_W * len(text))
-    small = Image.new("1", (w, LINE_H), 0)
-    ImageDraw.Draw(small).text((0, -1), text, font=font(), fill=1)
-    return small.resize((w * scale, LINE_H * scale), Image.NEAREST)
+    small = render(text)
+    return small.resize((small.width * scale, LINE_H * scale), Image.NEAREST)
 
 
 class Canvas:
@@ -76,7 +76,11 @@ class Canvas:
             CLIPS.add(s)
         if invert:
             self.d.rectangle((x - 1, y, x + CHAR_W * len(s), y + LINE_H - 1), fill=1)
-        self.d.text((x, y - 1), s, font=font(), fill=0 if invert else 1)
+        self._paste(x, y, s, 0 if invert else 1)
+
+    def _paste(self, x: int, y: int, s: str, fill: int) -> None:
+        if s:
+            self.image.paste(fill, (x, y), render(s))
 
     def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
         g = _big_glyphs(s, scale)
@@ -98,9 +102,9 @@ class Canvas:
         """An inverted title bar; ``right`` is a short tag at its end (e.g. 2/7)."""
         self.d.rectangle((0, 0, WIDTH - 1, TITLE_H - 2), fill=1)
         room = (WIDTH - 2) // CHAR_W - (len(right) + 1 if right else 0)
-        self.d.text((1, -1), fit(s, room), font=font(), fill=0)
+        self._paste(1, 0, fit(s, room), 0)
         if right:
-            self.d.text((WIDTH - 1 - CHAR_W * len(right), -1), right, font=font(), fill=0)
+            self._paste(WIDTH - 1 - CHAR_W * len(right), 0, right, 0)
 
     def row(self, i: int, s: str, *, selected: bool = False, x: int = 7) -> None:
         """Body row ``i`` (0..ROWS-1) under the title; the selected row gets a
@@ -109,7 +113,7 @@ class Canvas:
         y = TITLE_H + i * LINE_H
         if selected:
             self.d.polygon([(0, y + 1), (4, y + 4), (0, y + 7)], fill=1)
-        self.d.text((x, y - 1), fit(s, (WIDTH - x) // CHAR_W), font=font(), fill=1)
+        self._paste(x, y, fit(s, (WIDTH - x) // CHAR_W), 1)
 
     def lines(self, text: str, y: int = TITLE_H, *, width: int = WIDTH // CHAR_W) -> int:
         """Word-wrapped text from ``y``; returns the y after the last line."""
