@@ -170,11 +170,13 @@ def _mixed_trees(rest: Counter, k: int, colors: Sequence[Color]) -> list[Tree]:
         return []
     by_size = {s: sorted(p for p in rest.elements() if p.size == s) for s in Size}
     larges = by_size[Size.LARGE][:k]
-    # choose k mediums and k smalls (any k of each; pieces loose are worth their pips alike)
+    # choose k mediums and k smalls (any k of each; pieces loose are worth their pips alike).
+    # Every candidate is tried in sorted order, never set order: the first fit is the
+    # arrangement shown and recorded, so it must be the same in every process (B-5).
     for mediums in _k_subsets(by_size[Size.MEDIUM], k):
         for smalls in _k_subsets(by_size[Size.SMALL], k):
-            for mp in set(permutations(mediums)):
-                for sp in set(permutations(smalls)):
+            for mp in sorted(set(permutations(mediums))):
+                for sp in sorted(set(permutations(smalls))):
                     triples = list(zip(larges, mp, sp))
                     if all(len({p.color for p in t}) > 1 for t in triples):
                         return [_tree(t, colors) for t in triples]

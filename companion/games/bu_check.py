@@ -228,7 +228,9 @@ class _Target:
             by_color: Counter = Counter()
             for p, n in field.items():
                 by_color[p.color] += n
-            for c in set(by_color) | set(self.colors):
+            # colors in the vocabulary's order (not set order), so the reason given is
+            # the same in every process
+            for c in sorted(set(by_color) | set(self.colors), key=list(Color).index):
                 # a spawn takes a small of its color from the stash; grown pieces give
                 # theirs back, so the stash's whole count of that color bounds them
                 spawn = (sum(s.stash.count(Piece(c, z)) for z in Size)

@@ -494,7 +494,9 @@ class UndercutState(State):
             raise IllegalMoveError(f"there is no stack {STACK_NAMES[k]} (stacks: {have}) (U-7)")
         hand = self.hands[self.active]
         if not hand.contains_all(move.pieces):
-            missing = next(p for p in set(move.pieces) if hand.count(p) < move.pieces.count(p))
+            # the first short piece in the bid's own order (not set order: the same message
+            # in every process)
+            missing = next(p for p in dict.fromkeys(move.pieces) if hand.count(p) < move.pieces.count(p))
             held = hand.count(missing)
             holds = f"no {missing}" if not held else f"only {held} x {missing}"
             raise IllegalMoveError(f"{name} holds {holds} (U-9)")
