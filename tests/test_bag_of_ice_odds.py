@@ -168,3 +168,18 @@ def test_b9_advice_for_a_state_and_custom_colors():
         boi_odds.advice(parse_pieces("rS"))  # a live turn has no red piece
     with pytest.raises(ValueError):
         boi_odds.advice(parse_pieces("yM yM"))  # the bag holds one yM
+
+
+def test_the_hint_is_bank_when_banking_reaches_the_target():
+    # B-9, amended 2026-11-23: the turn alone says "draw" (one small is worth 1, going
+    # on is worth more), but banking that 1 point reaches the target and wins the game.
+    from companion.games.bag_of_ice import position
+
+    st = position({"players": ["Ann", "Bob"], "target": 60}, drawn="yS", totals=[59, 10], active=0)
+    assert boi_odds.advice(st.drawn).hint == "draw"
+    assert boi_odds.advice_for(st).hint == "bank"
+    assert boi_odds.advice(st.drawn, need=1).hint == "bank"
+    assert boi_odds.advice(st.drawn, need=2).hint == "draw"  # one point short: B-9 as before
+    # nothing drawn yet: banking 0 never wins, the hint is the turn's
+    fresh = position({"players": ["Ann", "Bob"], "target": 60}, drawn="", totals=[59, 10], active=0)
+    assert boi_odds.advice_for(fresh).hint == "draw"

@@ -138,7 +138,8 @@ class Advice:
     ``expected_continue``: expected final turn score of rolling now and then
     following the best policy; ``bank_score``: what banking scores now;
     ``hint``: ``"draw"`` only when continuing is expected to score more
-    (a tie banks). ``per_size`` and ``size_choice`` (the policy's size on
+    (a tie banks), and ``"bank"`` whenever banking now reaches the target
+    (B-9 as amended on 2026-11-23: banking wins the game). ``per_size`` and ``size_choice`` (the policy's size on
     each two-size face) are for the size question after a two-size roll.
     """
 
@@ -195,8 +196,14 @@ def choose_size(face: DieFace, odds: dict[Size, SizeOdds]) -> Size:
     return min(a.size, b.size)
 
 
-def advice(drawn: Iterable[Piece], colors: Sequence[Color] = DEFAULT_COLORS) -> Advice:
-    """The odds for a turn whose drawn pieces are ``drawn`` (B-9)."""
+def advice(drawn: Iterable[Piece], colors: Sequence[Color] = DEFAULT_COLORS, *,
+           need: int | None = None) -> Advice:
+    """The odds for a turn whose drawn pieces are ``drawn`` (B-9).
+
+    ``need``: the points the player still needs to reach the target (target
+    minus their banked total); when banking now scores at least that much the
+    hint is ``"bank"`` (B-9, amended 2026-11-23). Without it the hint looks
+    at the turn alone, as B-9 does otherwise."""
     drawn = tuple(drawn)
     counts = counts_of(drawn, colors)
     V = table()
@@ -214,9 +221,15 @@ def advice(drawn: Iterable[Piece], colors: Sequence[Color] = DEFAULT_COLORS) -> 
     bust = sum((per_size[choice[f]].bust_chance for f in DieFace), Fraction(0)) / 6
     bank = bank_score(counts)
     hint = "draw" if cont > bank + EPS else "bank"
+    if need is not None and drawn and bank >= need:
+        hint = "bank"  # B-9 (amended): banking now reaches the target and wins
     return Advice(drawn, bank, cont, bust, hint, per_size, {f: choice[f] for f in _TWO_SIZE})
 
 
 def advice_for(state: BagOfIceState) -> Advice:
-    """``advice`` for the active player's turn in an engine state."""
-    return advice(state.drawn, state.colors)
+    """``advice`` for the active player's turn in an engine state, with what
+    they still need to reach the target (B-9's exception for a winning bank)."""
+    need = None
+    if state.active is not None:
+        need = state.target - state.totals[state.active]
+    return advice(state.drawn, state.colors, need=need)
