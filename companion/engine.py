@@ -147,6 +147,11 @@ class State(ABC):
         """One line for a log or a screen, in this position's terms."""
         return str(move)
 
+    def describe_forced(self, move: Move) -> str:
+        """``describe`` for the move the device played for the player
+        (``forced_move``): it says that the device moved, not the player."""
+        return f"{self.describe(move)} (the only move)"
+
 
 @dataclass(frozen=True)
 class GameSpec:

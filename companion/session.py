@@ -188,7 +188,9 @@ class Session:
             if e.type == "move":
                 st = stack[-1]
                 m = st.parse_move(e.data["move"])
-                self._lines.append(HistoryLine(e.seq, e.data["move"], st.describe(m), False, e.time))
+                # a move the device played for the player says so (U-6, U-14, BU-13)
+                line = st.describe_forced(m) if st.forced_move() == m else st.describe(m)
+                self._lines.append(HistoryLine(e.seq, e.data["move"], line, False, e.time))
                 stack.append(st.apply(m))
             elif e.type == "undo":
                 stack.pop()

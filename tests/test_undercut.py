@@ -445,7 +445,7 @@ def test_u13_score_level_asks_tied_players():
     assert t.outcome().winners == (2,) and "pips" in t.outcome().detail
     s = s.apply_text("pips 5")  # still tied: piece counts
     assert s.current_player == 1
-    refused(s, "pieces 1", "5 pips make 2 to 5 pieces, not 1 (U-13)")
+    refused(s, "pieces 1", "5 pips make 2 to 5 pieces in a hand with no combo left, not 1 (U-14)")
     s = play(s, "pieces 3", "pieces 3")
     assert s.outcome().winners == (1, 2) and s.outcome().detail.startswith("shared win")
 

@@ -85,7 +85,7 @@ def test_score_sheet_bad_piece_count_names_its_line(tmp_path, capsys):
     code, out = replay(write(tmp_path, {"players": ["Ann", "Bob", "Cat", "Dan"], "level": "score",
                                         "start": "random"}, moves), capsys)
     assert code == 1 and out["ok"] is False and out["line"] == 1 + len(moves)
-    assert out["error"] == f"event {len(moves)}: 5 pips make 2 to 5 pieces, not 1 (U-13)"
+    assert out["error"] == f"event {len(moves)}: Cat cannot hold 1 piece: 5 pips make 2 to 5 pieces in a hand with no combo left, not 1 (U-14)"
 
 
 def test_full_table_game_by_hand(tmp_path, capsys):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
@@ -51,6 +52,8 @@ DEFAULT_COLORS = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE, Color.BLACK)
 TOTAL_PIECES = 75
 """5 colors x 3 sizes x 5 pieces (U-1)."""
 MAX_PIPS = 150  # all 75 pieces: 25 x (1 + 2 + 3)
+PER_SIZE = 25
+"""Pieces of each size in the game (U-1)."""
 
 LEVELS = ("score", "full")
 BAG_MODES = ("virtual", "physical")
@@ -208,15 +211,30 @@ class UndercutState(State):
         return list(self._iter_legal())
 
     def forced_move(self) -> Move | None:
-        """The only legal player move, if there is exactly one (U-6: a single
-        possible turn-in is applied without asking)."""
+        """The move the device plays for the player, or ``None`` when the player chooses.
+
+        * The only legal move, where there is exactly one (U-6: a single possible
+          turn-in; U-14 as amended 2026-11-23: a pass with one size left in the
+          bag, a zero bid that is the only legal bid, the one piece count that
+          fits the entered pips).
+        * U-6 as amended 2026-11-24: several turn-ins whose order cannot change
+          anything (every order of the turn-ins left ends with the same hand,
+          scores and combo values, e.g. a TREE and a TRIPLETS of disjoint
+          pieces) are not a choice: the first in sheet order is played, and
+          the rest follow the same way.
+        """
         if self.current_player < 0:
             return None
         it = self._iter_legal()
         first = next(it, None)
-        if first is None or next(it, None) is not None:
+        if first is None:
             return None
-        return first
+        if next(it, None) is None:
+            return first
+        if self.phase == "scoring" and self.full and len(_turnin_outcomes(
+                _hand_key(self.hands[self.active]), self.values)) == 1:
+            return first
+        return None
 
     def _iter_legal(self) -> Iterator[Move]:
         if self.current_player == TERMINAL:
@@ -251,10 +269,11 @@ class UndercutState(State):
         elif ph == "tiebreak":
             stage, _ = self._tiebreak_stage()
             if stage == "pips":
-                yield from (HandPips(i) for i in range(MAX_PIPS + 1))
+                yield from (HandPips(i) for i in range(MAX_HAND_PIPS + 1)
+                            if self._tiebreak_refusal(pips=i) is None)
             else:
-                p = self.tb_pips[self.active] or 0
-                yield from (HandPieces(i) for i in range(-(-p // 3), min(p, TOTAL_PIECES) + 1))
+                yield from (HandPieces(i) for i in range(MAX_HAND_PIECES + 1)
+                            if self._tiebreak_refusal(pieces=i) is None)
 
     def _iter_bids(self, k: int) -> Iterator[Bid]:
         """Sub-multisets of the hand lower than the bid on stack k (U-9)."""
@@ -586,18 +605,31 @@ class UndercutState(State):
     def _apply_pips(self, move: HandPips, name: str) -> "UndercutState":
         if self.phase != "tiebreak" or self._tiebreak_stage()[0] != "pips":
             raise IllegalMoveError("hand pips are asked only of tied players at the end (U-13)")
-        if move.pips > MAX_PIPS:
-            raise IllegalMoveError(f"a hand cannot hold {move.pips} pips (all 75 pieces are {MAX_PIPS})")
+        why = self._tiebreak_refusal(pips=move.pips)
+        if why:
+            raise IllegalMoveError(f"{name} cannot hold {_plural(move.pips, 'pip')}: {why}")
         return replace(self, tb_pips=_set(self.tb_pips, self.active, move.pips))._after_tiebreak_answer()
 
     def _apply_pieces(self, move: HandPieces, name: str) -> "UndercutState":
         if self.phase != "tiebreak" or self._tiebreak_stage()[0] != "pieces":
             raise IllegalMoveError("piece counts are asked only when hand pips are tied too (U-13)")
-        p = self.tb_pips[self.active] or 0
-        lo, hi = -(-p // 3), min(p, TOTAL_PIECES)
-        if not lo <= move.count <= hi:
-            raise IllegalMoveError(f"{_plural(p, 'pip')} make {lo} to {hi} pieces, not {move.count} (U-13)")
+        why = self._tiebreak_refusal(pieces=move.count)
+        if why:
+            raise IllegalMoveError(f"{name} cannot hold {_plural(move.count, 'piece')}: {why}")
         return replace(self, tb_pieces=_set(self.tb_pieces, self.active, move.count))._after_tiebreak_answer()
+
+    def _tiebreak_refusal(self, *, pips: int | None = None, pieces: int | None = None) -> str | None:
+        """Why the active tied player's entry cannot be, or ``None`` (U-14 as amended
+        2026-11-23): every hand at the end is combo-free (U-6), and the tied hands
+        together fit in the 75 pieces, 25 of each size (U-1)."""
+        entries = {i: (self.tb_pips[i], self.tb_pieces[i]) for i in self.tied}
+        p, n = entries[self.active]
+        if pips is not None:
+            p = pips
+        if pieces is not None:
+            n = pieces
+        entries[self.active] = (p, n)
+        return tiebreak_refusal(list(entries.values()))
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":
@@ -641,6 +673,26 @@ class UndercutState(State):
             return f"{who} holds {_plural(move.count, 'piece')}"
         return str(move)
 
+    def describe_forced(self, move: Move) -> str:
+        """"Bob had only one move: pass, drawing a small" (U-6, U-14 as amended)."""
+        who = self.players[self.active] if self.players else "?"
+        if isinstance(move, Pass) and move.seat is None:
+            what = f"pass, drawing a {_SIZE_WORD[move.size]}" if move.size else "pass (the bag is empty)"
+        elif isinstance(move, Bid) and not move.pieces and move.stack < len(self.stacks):
+            what = f"a zero bid on stack {STACK_NAMES[move.stack]}"
+        elif isinstance(move, HandPieces):
+            pips = self.tb_pips[self.active] if self.tb_pips else None
+            what = (f"{_plural(move.count, 'piece')}, the only count {pips} pips allow"
+                    if pips is not None else _plural(move.count, "piece"))
+        elif isinstance(move, TurnIn):
+            pcs = (" " + " ".join(map(str, move.pieces))) if move.pieces else ""
+            what = f"turn in {move.combo}{pcs}: +{self.values[COMBOS.index(move.combo)]}"
+            if len(self.legal_moves()) > 1:
+                return f"{who} turns in {move.combo}{pcs}: +{self.values[COMBOS.index(move.combo)]} (any order scores the same)"
+        else:
+            what = self.describe(move)
+        return f"{who} had only one move: {what}"
+
     def _stack_json(self, k: int) -> dict[str, Any]:
         b = self.bids[k] if k < len(self.bids) else None
         bid = None
@@ -682,6 +734,104 @@ class UndercutState(State):
         out["winners"] = list(self.winners) if self.phase == "over" else None
         out["result"] = self.detail if self.phase == "over" else None
         return out
+
+
+# ---------------------------------------------------------------- U-6: order-free turn-ins
+
+
+def _hand_key(hand: Bag) -> tuple[tuple[Piece, int], ...]:
+    return tuple(hand.items())
+
+
+@lru_cache(maxsize=4096)
+def _turnin_outcomes(hand: tuple[tuple[Piece, int], ...], values: tuple[int, ...]
+                     ) -> frozenset[tuple[tuple[tuple[Piece, int], ...], int, tuple[int, ...]]]:
+    """Every (final hand, points scored, combo values) a player can end their
+    turn-ins with from ``hand`` (U-6: turn in until no combo is left). One
+    outcome means the order and the choice among the turn-ins change nothing
+    (U-6 as amended 2026-11-24)."""
+    bag = Bag(p for p, n in hand for _ in range(n))
+    combos = find_combos(bag)
+    if not combos:
+        return frozenset({(hand, 0, values)})
+    out: set = set()
+    for t in combos:
+        i = COMBOS.index(t.combo)
+        rest = _hand_key(bag.remove(*t.pieces))
+        for final, pts, vals in _turnin_outcomes(rest, _set(values, i, values[i] + 1)):
+            out.add((final, pts + values[i], vals))
+        if len(out) > 1:
+            break  # already a real choice
+    return frozenset(out)
+
+
+# ---------------------------------------------------------------- U-14: tie-break entries
+
+MAX_HAND_PER_SIZE = 6
+"""A combo-free hand holds at most 2 of a piece and 3 colors of a size (U-6, U-14)."""
+MAX_HAND_PIECES = 3 * MAX_HAND_PER_SIZE
+MAX_HAND_PIPS = MAX_HAND_PER_SIZE * (1 + 2 + 3)  # 36
+
+
+def _combo_free_counts() -> frozenset[tuple[int, int, int]]:
+    """Every (larges, mediums, smalls) a combo-free hand can hold, computed once.
+
+    Per color: at most 2 of each size (no TRIPLETS) and not all three sizes
+    (no TREE); per size: at most 3 colors (no FOURSOME). Five colors (U-1)."""
+    per_color = [(lg, md, sm) for lg in range(3) for md in range(3) for sm in range(3)
+                 if not (lg and md and sm)]
+    # state: (larges, mediums, smalls, colors used per size)
+    states = {(0, 0, 0, 0, 0, 0)}
+    for _color in range(5):
+        nxt = set()
+        for lg, md, sm, ul, um, us in states:
+            for a, b, c in per_color:
+                u = (ul + (a > 0), um + (b > 0), us + (c > 0))
+                if max(u) <= 3:
+                    nxt.add((lg + a, md + b, sm + c, *u))
+        states = nxt
+    return frozenset((lg, md, sm) for lg, md, sm, *_ in states)
+
+
+COMBO_FREE_COUNTS = _combo_free_counts()
+"""(larges, mediums, smalls) of every combo-free hand (U-14's table, computed once)."""
+HAND_PIPS_PIECES = frozenset((3 * lg + 2 * md + sm, lg + md + sm) for lg, md, sm in COMBO_FREE_COUNTS)
+"""The (pips, pieces) pairs a combo-free hand can have."""
+
+
+def tiebreak_refusal(entries: Sequence[tuple[int | None, int | None]]) -> str | None:
+    """Why no set of hands fits the tied players' entries ``(pips, pieces)`` (``None``
+    where not entered yet), or ``None`` when some does (U-14 as amended 2026-11-23):
+    each hand combo-free, the hands together within 25 pieces of each size."""
+    cands: list[list[tuple[int, int, int]]] = []
+    for pips, pieces in entries:
+        if pips is not None and pips > MAX_HAND_PIPS:
+            return (f"a hand with no combo left holds at most {MAX_HAND_PIPS} pips: 2 of a piece and "
+                    f"3 colors of a size make {MAX_HAND_PER_SIZE} of each size (U-14)")
+        if pieces is not None and pieces > MAX_HAND_PIECES:
+            return (f"a hand with no combo left holds at most {MAX_HAND_PIECES} pieces, "
+                    f"{MAX_HAND_PER_SIZE} of each size (U-14)")
+        c = [t for t in COMBO_FREE_COUNTS
+             if (pips is None or 3 * t[0] + 2 * t[1] + t[2] == pips)
+             and (pieces is None or sum(t) == pieces)]
+        if not c:
+            if pips is not None and pieces is not None:
+                fits = sorted(n for p, n in HAND_PIPS_PIECES if p == pips)
+                return (f"{_plural(pips, 'pip')} make {fits[0]} to {fits[-1]} pieces in a hand with "
+                        f"no combo left, not {pieces} (U-14)")
+            return f"no hand without a combo holds {_plural(pips or 0, 'pip')} (U-14)"  # pragma: no cover
+        cands.append(c)
+    # The hands together: keep the least totals per size reachable so far.
+    totals = {(0, 0, 0)}
+    for c in cands:
+        totals = {(a + x, b + y, d + z) for a, b, d in totals for x, y, z in c
+                  if a + x <= PER_SIZE and b + y <= PER_SIZE and d + z <= PER_SIZE}
+        totals = {t for t in totals
+                  if not any(u != t and u[0] <= t[0] and u[1] <= t[1] and u[2] <= t[2] for u in totals)}
+        if not totals:
+            return (f"the tied hands together would hold more than the {PER_SIZE} pieces "
+                    "of a size the game has (U-14)")
+    return None
 
 
 def _set(t: tuple, i: int, v: Any) -> tuple:

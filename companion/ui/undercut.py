@@ -183,20 +183,36 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             old_seat, old_pieces = b.bids[m.stack]  # type: ignore[misc]
             back = pcs(old_pieces) if old_pieces else "nothing"
             pages.append(("Undercut (U-10)", [f"{b.players[old_seat]} takes back the marker and {back}"]))
-        elif isinstance(m, TurnIn) and b.full and i > 0:  # applied by the device (U-6)
-            auto_turnins.append(f"{fit(b.players[b.active], 6)} {m.combo} +{b.values[COMBOS.index(m.combo)]}")
+        if i > 0 and b.current_player >= 0 and b.forced_move() == m:
+            # played by the device: the player had only this move (U-6, U-14 as amended)
+            auto_turnins.append(forced_line(b, m))
         if s.after.end_triggered and not b.end_triggered:
             who = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
             why = ("this scoring phase is the last" if b.phase == "scoring"
                    else "one more scoring phase, then the end")
             pages.append(("End triggered", [f"U-12: {s.after.players[who]} has {s.after.points[who]}: {why}."]))
     if auto_turnins:
-        pages.append(("U-6: only turn-in", auto_turnins))
+        pages.append(("Only one move", auto_turnins))
     if stacks_drawn and virtual:
         last = steps[-1].after
         lines = [f"{STACK_NAMES[k]}: {pcs(st)}" for k, st in enumerate(last.stacks)]
         pages.append(("Stacks: from the tray", lines or ["no stack (bag empty)"]))
     return pages
+
+
+def forced_line(b: UndercutState, m: Move) -> str:
+    """A move the device played for a player, in one short line (the history has the long
+    form, ``describe_forced``)."""
+    who = fit(b.players[b.active], 6)
+    if isinstance(m, TurnIn):
+        return f"{who} {m.combo} +{b.values[COMBOS.index(m.combo)]}"
+    if isinstance(m, Pass):
+        return f"{who} passes, draws {m.size.name.lower()}" if m.size else f"{who} passes"
+    if isinstance(m, Bid):
+        return f"{who}: zero bid on {STACK_NAMES[m.stack]}"
+    if isinstance(m, HandPieces):
+        return f"{who}: {m.count} pieces"
+    return fit(b.describe(m), 20)
 
 
 def replace_start(st: UndercutState) -> UndercutState:
