@@ -40,7 +40,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players

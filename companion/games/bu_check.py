@@ -158,9 +158,9 @@ def first_difference(s: BottomsUpState, table: Sequence[tuple[str | None, Stack]
             continue
         cands = [i for i, (lab, _) in enumerate(want) if not used[i] and lab == g.label]
         if not cands:
-            def common(pcs: Stack) -> int:
+            def common(pcs: Stack, have: Stack = g.pieces) -> int:  # used in this iteration only
                 n = 0
-                while n < min(len(pcs), len(g.pieces)) and pcs[n] == g.pieces[n]:
+                while n < min(len(pcs), len(have)) and pcs[n] == have[n]:
                     n += 1
                 return n
             cands = sorted((i for i, (lab, _) in enumerate(want) if not used[i] and common(want[i][1]) > 0),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from ..engine import CHANCE, GameSpec, Move, State, Outcome
+from ..engine import CHANCE, GameSpec, Move, State
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, DieFace, Piece, Size, die_outcomes
 

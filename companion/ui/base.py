@@ -12,11 +12,10 @@ calling ``self.play(app, move_text)``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..io import Key
 from ..session import Session
-from .draw import Canvas
 from .widgets import Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,10 +16,10 @@ from ..errors import CompanionError
 from ..games import GAMES, TOOLS
 from ..games.tools import BAG_PRESETS, BagState, DieState, PickState
 from ..io import Key
-from ..pieces import Color, DieFace, Size
+from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen, history_screen
-from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
+from .draw import TITLE_H, Canvas
 from .widgets import Item, Menu, NumberPicker, Screen, TextEntry
 
 if TYPE_CHECKING:  # pragma: no cover
