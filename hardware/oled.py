@@ -7,6 +7,11 @@
 * ``blank()`` turns the panel off with luma's ``hide()``; the next ``show()``
   turns it on with ``show()`` and sends the whole frame.
 * Rotation 0 or 180 degrees (luma ``rotate`` 0 or 2); contrast 0..255.
+* After any bus error (a failed frame, contrast, blank or wake), the next
+  call first resynchronises the controller: two NOPs (a transfer cut after a
+  command byte leaves the chip waiting for its arguments), then the contrast,
+  the display on/off state and the addressing mode are sent again, and the
+  frame goes out whole (the partial drivers' shadow is forgotten).
 * ``open_display(profile)`` turns every "no device" case (luma's
   ``DeviceNotFoundError`` / ``DevicePermissionError``, a missing
   ``/dev/i2c-1`` or ``/dev/spidev0.0``, an ``OSError`` from an absent chip)
@@ -81,14 +86,52 @@ def _bus_errors():
 class OledDisplay:
     """A luma device as a ``Display`` (see the module docstring)."""
 
-    def __init__(self, device, *, gpio: GpiozeroGPIO | None = None):
+    def __init__(self, device, *, gpio: GpiozeroGPIO | None = None, contrast: int | None = None):
         self.device = device
         self.gpio = gpio
         self.width, self.height = device.width, device.height
         self._last: bytes | None = None  # the last frame sent, packed
         self._blanked = False
         self._closed = False
+        self._contrast = contrast        # the level last asked for, sent again after a bus error
+        self._resync = False             # a bus error happened: resynchronise before the next transfer
         self.frames_sent = 0
+        self.resyncs = 0
+
+    def _bus_call(self, fn, *args) -> None:
+        """``fn(*args)`` on the device; a bus error marks the controller for a resync."""
+        if self._resync:
+            self._recover()
+        try:
+            with _bus_errors():
+                fn(*args)
+        except OSError:
+            self._resync = True
+            self._invalidate()
+            raise
+
+    def _recover(self) -> None:
+        from .partial import RESYNC, SET_MEMORY_MODE
+        dev = self.device
+        try:
+            with _bus_errors():
+                dev.command(*RESYNC)
+                if self._contrast is not None:
+                    dev.contrast(self._contrast)
+                if hasattr(dev, "resync"):
+                    dev.resync()                         # partial drivers: page mode again, shadow gone
+                elif type(dev).__name__ == "ssd1306":
+                    dev.command(SET_MEMORY_MODE, 0x00)   # luma's own driver writes in horizontal mode
+                if self._blanked:
+                    dev.hide()
+                else:
+                    dev.show()
+        except OSError:
+            self._invalidate()
+            raise
+        self._resync = False
+        self.resyncs += 1
+        self._invalidate()
 
     @property
     def blanked(self) -> bool:
@@ -100,19 +143,14 @@ class OledDisplay:
         if image.mode != "1":
             image = image.convert("1")
         if self._blanked:
-            with _bus_errors():
-                self.device.show()    # panel on; partial drivers also forget their shadow
+            self._bus_call(self.device.show)   # panel on; partial drivers also forget their shadow
             self._blanked = False
             self._invalidate()
         data = image.tobytes()
-        if data == self._last:
+        if data == self._last and not self._resync:
             return
-        try:
-            with _bus_errors():
-                self.device.display(image)
-        except OSError:
-            self._invalidate()        # the controller may hold half a frame: resend all next time
-            raise
+        # a failure leaves half a frame and maybe a half command: resync, resend all next time
+        self._bus_call(self.device.display, image)
         self._last = data
         self.frames_sent += 1
 
@@ -124,15 +162,14 @@ class OledDisplay:
 
     def blank(self) -> None:
         if not self._blanked:
-            with _bus_errors():
-                self.device.hide()
+            self._bus_call(self.device.hide)
             self._blanked = True
 
     def set_contrast(self, level: int) -> None:
         if not 0 <= int(level) <= 255:
             raise ValueError("contrast must be 0..255")
-        with _bus_errors():
-            self.device.contrast(int(level))
+        self._contrast = int(level)  # kept even if this transfer fails: the resync sends it
+        self._bus_call(self.device.contrast, int(level))
 
     def close(self) -> None:
         """Blank, then release the bus and the D/C, RST lines (idempotent)."""
@@ -240,4 +277,4 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
             from .errors import gpio_unavailable
             raise gpio_unavailable(f"display D/C and RST lines: {e}") from None
         raise
-    return OledDisplay(device, gpio=gpio)
+    return OledDisplay(device, gpio=gpio, contrast=contrast)

@@ -9,6 +9,9 @@ three page-addressing commands (page, column low, column high):
 * an unchanged frame sends nothing;
 * the first frame, and the first after ``show()`` (wake) or ``invalidate()``
   (after a bus error, a reset), is sent whole;
+* after a bus error ``resync()`` (called by ``hardware.oled.OledDisplay``)
+  puts the controller's command parser back in step and restores the page
+  addressing mode a stray byte may have changed;
 * packing uses Pillow (transpose + ``tobytes``), not a per-pixel Python loop.
 
 Everything else (init sequences, contrast, hide/show, rotation via
@@ -22,6 +25,13 @@ from luma.oled.device import sh1106, ssd1306
 
 SET_MEMORY_MODE = 0x20
 PAGE_ADDRESSING = 0x02
+NOP = 0xE3
+RESYNC = (NOP, NOP)
+"""Sent first after a bus error. A transfer cut after a command byte leaves the chip
+waiting for that command's arguments (2 at most among the commands the drivers send:
+0x21, 0x22); the NOPs complete it, so the bytes that follow are read as commands
+again (SSD1306 10.1.20, SH1106 21: NOP). What the NOPs may have set as arguments
+(the contrast, the addressing mode) is then sent again."""
 
 
 def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
@@ -54,6 +64,11 @@ class _Partial:
 
     def invalidate(self) -> None:
         """Forget the shadow: the next frame is sent whole."""
+        self._shadow = None
+
+    def resync(self) -> None:
+        """After a bus error: forget the shadow and the addressing mode set (the caller
+        sends ``RESYNC`` and the settings, see ``hardware.oled.OledDisplay``)."""
         self._shadow = None
 
     def _prepare(self) -> None:
@@ -98,6 +113,10 @@ class PartialSSD1306(_Partial, ssd1306):
     """luma's ``ssd1306`` sending only what changed."""
 
     _page_mode = False
+
+    def resync(self) -> None:
+        super().resync()
+        self._page_mode = False  # a NOP may have been taken as 0x20's argument: set page mode again
 
     def _prepare(self) -> None:
         if not self._page_mode:
