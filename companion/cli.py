@@ -317,15 +317,28 @@ def cmd_doctor(args) -> int:
 # ---------------------------------------------------------------- parser
 
 
-def parser() -> argparse.ArgumentParser:
+def _shared_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
+    """The options every command takes, before or after the subcommand's name.
+
+    In a subcommand their default is ``SUPPRESS``: an option typed before the
+    subcommand (``companion --journal X history``) is then not replaced by the
+    subcommand's default, and one typed after it wins."""
+    extra = {"default": argparse.SUPPRESS} if in_subcommand else {}
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--journal", metavar="PATH", help="journal file (default: $STATE_DIRECTORY or XDG state dir)")
-    common.add_argument("--config", metavar="PATH", help="settings file (TOML)")
-    common.add_argument("--board", metavar="NAME", help="board profile (see: companion boards)")
-    common.add_argument("--seed", type=int, metavar="N", help="seed for reproducible draws")
+    common.add_argument("--journal", metavar="PATH", help="journal file (default: $STATE_DIRECTORY or XDG state dir)",
+                        **extra)
+    common.add_argument("--config", metavar="PATH", help="settings file (TOML)", **extra)
+    common.add_argument("--board", metavar="NAME", help="board profile (see: companion boards)", **extra)
+    common.add_argument("--seed", type=int, metavar="N", help="seed for reproducible draws", **extra)
     common.add_argument("--serial", metavar="PORT", help="serial console on a port or pyserial URL "
-                        "(/dev/ttyGS0, /dev/serial0, loop://, socket://HOST:PORT); see docs/console.md")
-    p = argparse.ArgumentParser(prog="companion", parents=[common],
+                        "(/dev/ttyGS0, /dev/serial0, loop://, socket://HOST:PORT); see docs/console.md", **extra)
+    return common
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _shared_options(in_subcommand=False)
+    common = _shared_options(in_subcommand=True)
+    p = argparse.ArgumentParser(prog="companion", parents=[top],
                                 description="Pyramid Table Companion: scorekeeper and referee for Looney Pyramids.")
     p.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = p.add_subparsers(dest="command")

@@ -60,24 +60,21 @@ def displayable(text: str) -> str:
     return "".join(ch if ch in glyphs else REPLACEMENT for ch in unicodedata.normalize("NFC", text))
 
 
+@lru_cache(maxsize=1024)
+def _glyph(ch: str) -> Image.Image:
+    """One character's cell as an image (the replacement glyph for one the font lacks)."""
+    w, h, glyphs = table()
+    rows = glyphs.get(ch) or glyphs[REPLACEMENT]
+    return Image.frombytes("1", (w, h), bytes(rows))  # 6 bits used of each row byte, high bit first
+
+
 @lru_cache(maxsize=2048)
 def render(text: str) -> Image.Image:
     """``text`` as a mode-"1" image, 6 pixels a character by 10 (lit pixels = 1)."""
     w, h, glyphs = table()
     shown = displayable(text)
     im = Image.new("1", (max(1, w * len(shown)), h), 0)
-    if not shown.strip():
-        return im
-    buf = bytearray(((w * len(shown) + 7) // 8) * h)
-    stride = (w * len(shown) + 7) // 8
     for i, ch in enumerate(shown):
-        rows = glyphs[ch]
-        x0 = i * w
-        for y, bits in enumerate(rows):
-            if not bits:
-                continue
-            for x in range(w):
-                if bits & (0x80 >> x):
-                    px = x0 + x
-                    buf[y * stride + (px >> 3)] |= 0x80 >> (px & 7)
-    return Image.frombytes("1", im.size, bytes(buf))
+        if ch != " ":
+            im.paste(_glyph(ch), (i * w, 0))
+    return im

@@ -1,0 +1,45 @@
+"""Shared options count wherever they are typed: before or after the subcommand (issue 16)."""
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import parser
+
+
+@pytest.mark.parametrize("argv", [
+    ["--journal", "X.db", "history"],
+    ["history", "--journal", "X.db"],
+])
+def test_journal_before_or_after_the_subcommand(argv):
+    assert parser().parse_args(argv).journal == "X.db"
+
+
+@pytest.mark.parametrize("argv, name, value", [
+    (["--board", "diy", "doctor"], "board", "diy"),
+    (["doctor", "--board", "diy"], "board", "diy"),
+    (["--seed", "7", "sim", "--keys", "ok"], "seed", 7),
+    (["sim", "--seed", "7"], "seed", 7),
+    (["--config", "c.toml", "boards"], "config", "c.toml"),
+    (["--serial", "loop://", "sim"], "serial", "loop://"),
+    (["--journal", "a.db", "export", "3", "--format", "csv"], "journal", "a.db"),
+    (["--journal", "a.db", "replay", "r.jsonl"], "journal", "a.db"),
+])
+def test_every_shared_option_counts_wherever_typed(argv, name, value):
+    assert getattr(parser().parse_args(argv), name) == value
+
+
+def test_after_the_subcommand_wins_and_absent_means_the_default():
+    assert parser().parse_args(["--seed", "1", "sim", "--seed", "2"]).seed == 2
+    args = parser().parse_args(["history"])
+    assert args.journal is None and args.board is None and args.seed is None
+
+
+def test_history_reads_the_journal_named_before_the_subcommand(tmp_path, capsys):
+    from companion.cli import main
+    from companion.journal import Journal
+    path = tmp_path / "j.db"
+    with Journal(str(path)) as j:
+        sid = j.start_session("die", {})
+    assert main(["--journal", str(path), "history"]) == 0
+    out = capsys.readouterr().out
+    assert "no sessions yet" not in out and f"{sid:>6}" in out and "0 events" in out
