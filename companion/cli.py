@@ -147,12 +147,19 @@ def cmd_run(args) -> int:
     return run_board(args, board)
 
 
+def _import_failure(what: str, e: ImportError) -> str:
+    """An import that failed, with its cause (a missing or broken dependency), not hidden."""
+    missing = f" (module {e.name!r})" if e.name else ""
+    return (f"{what} cannot be loaded: {e}{missing}.\n"
+            "Fix: reinstall the dependencies with './run setup' (on a Pi it also adds lgpio and spidev).")
+
+
 def run_board(args, board: str) -> int:
     try:
         from hardware.board import open_board
         from hardware.errors import HardwareError
-    except ImportError:
-        return _err("this version has no hardware support yet; run the simulator: companion sim")
+    except ImportError as e:
+        return _err(_import_failure("the hardware support", e), 1)
     from .loop import Loop, STOP
     inputs: queue.Queue = queue.Queue()
     try:
@@ -289,8 +296,8 @@ def cmd_history(args) -> int:
 def cmd_boards(args) -> int:
     try:
         from hardware.profiles import load_profiles
-    except ImportError:
-        return _err("this version has no board profiles yet")
+    except ImportError as e:
+        return _err(_import_failure("the board profiles", e), 1)
     for name, p in load_profiles().items():
         print(f"{name:<26} {getattr(p, 'title', '')}")
     return 0
@@ -302,8 +309,8 @@ def cmd_doctor(args) -> int:
         from hardware.doctor import doctor
         from hardware.profiles import get_profile
         from hardware.errors import HardwareError
-    except ImportError:
-        return _err("this version has no hardware checks yet")
+    except ImportError as e:
+        return _err(_import_failure("the hardware checks", e), 1)
     settings, _ = config.load(args.config)
     board = args.board or settings.board
     if not board:

@@ -43,3 +43,21 @@ def test_history_reads_the_journal_named_before_the_subcommand(tmp_path, capsys)
     assert main(["--journal", str(path), "history"]) == 0
     out = capsys.readouterr().out
     assert "no sessions yet" not in out and f"{sid:>6}" in out and "0 events" in out
+
+
+def test_a_broken_hardware_import_is_reported_with_its_cause(monkeypatch, capsys):
+    # issue 16: "except ImportError" hid the real error behind "no hardware checks yet"
+    import builtins
+
+    from companion.cli import main
+    real_import = builtins.__import__
+
+    def failing(name, *args, **kw):
+        if name.startswith("hardware.doctor"):
+            raise ImportError("libfoo.so.1: cannot open shared object file", name="luma.core")
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", failing)
+    assert main(["doctor", "--board", "diy"]) == 1
+    err = capsys.readouterr().err
+    assert "libfoo.so.1" in err and "luma.core" in err and "./run setup" in err
