@@ -1,6 +1,6 @@
 """The one engine API every game (and every tool) implements.
 
-Shape (after python-chess and OpenSpiel, see ../shared/STYLE.md):
+Shape (after python-chess and OpenSpiel):
 
 * A game is a ``GameSpec``: a name, a title and ``new(setup) -> State``.
   ``setup`` is a plain JSON object (the header of a record); a bad one raises

@@ -1,6 +1,6 @@
 """Bag of Ice (J.D. Top, 2021): the pure push-your-luck engine.
 
-Rules: ``shared/rules/source/bag-of-ice.txt`` and rulings B-1..B-9. A turn
+Rules: the Bag of Ice rule text and rulings B-1..B-10 (docs/rulings.md). A turn
 repeats "continue or quit" (B-4): ``roll`` makes a chance node over the six
 die faces (B-2); on a two-size face the player picks the size (``size S``);
 then a chance node over the pieces of that size in the bag, every piece

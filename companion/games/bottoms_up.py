@@ -1,7 +1,7 @@
 """Bottoms Up (Chris Goodwin, 2001): the pure referee engine.
 
-Rules: ``shared/rules/source/bottoms-up.wiki.txt`` (and the original text)
-with rulings BU-1..BU-13. Setup keys and every move text are specified in
+Rules: the Bottoms Up rule text (the wiki text and the original) with
+rulings BU-1..BU-13 (docs/rulings.md). Setup keys and every move text are specified in
 ``docs/records-bottoms_up.md`` (the contract for outside referees).
 
 Shape of a game:

@@ -1,6 +1,6 @@
 """Undercut (Joe Kisenwether, 2004): the pure referee engine.
 
-Rules: ``shared/rules/source/undercut.en.txt`` and rulings U-1..U-15. Two
+Rules: the Undercut rule texts (English and French) and rulings U-1..U-15 (docs/rulings.md). Two
 tracking levels (U-14):
 
 * ``"score"``: the score sheet. The device does not know the hands; players
