@@ -241,20 +241,8 @@ class OffsetZero(PartialSH1106):
 
 
 class OneShort(PartialSSD1306):
-    def _send(self, pages_, shadow):
-        if shadow is None:
-            self._prepare()
-        for p, new in enumerate(pages_):
-            c0, c1 = 0, len(new) - 1
-            if shadow is not None:
-                from hardware.partial import changed_range
-                r = changed_range(shadow[p], new)
-                if r is None:
-                    continue
-                c0, c1 = r
-            col = c0 + self._column_offset
-            self.command(0xB0 | p, col & 0x0F, 0x10 | (col >> 4))
-            self.data(list(new[c0:c1]))  # the column range one short
+    def data(self, data):
+        super().data(data[:-1])  # every column range one short
 
 
 class PagesReversed(PartialSH1106):
