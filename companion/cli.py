@@ -75,6 +75,13 @@ def cmd_sim(args) -> int:
         keys = sim.parse_key_list(args.keys) if args.keys is not None else None
     except ValueError as e:
         return _err(str(e))
+    throwaway = None
+    if keys is not None and args.journal is None:
+        # a headless run (screenshots, scripts) never writes the real journal: its session
+        # would otherwise become the main menu's Resume
+        import tempfile
+        throwaway = tempfile.TemporaryDirectory(prefix="companion-sim-")
+        args.journal = os.path.join(throwaway.name, "journal.db")
     app = build_app(args)
     try:
         if keys is None:
@@ -92,6 +99,8 @@ def cmd_sim(args) -> int:
         return 0
     finally:
         app.journal.close()
+        if throwaway is not None:
+            throwaway.cleanup()
 
 
 def run_interactive_sim(app, args) -> int:

@@ -61,3 +61,20 @@ def test_a_broken_hardware_import_is_reported_with_its_cause(monkeypatch, capsys
     assert main(["doctor", "--board", "diy"]) == 1
     err = capsys.readouterr().err
     assert "libfoo.so.1" in err and "luma.core" in err and "./run setup" in err
+
+
+def test_a_headless_sim_uses_a_throwaway_journal(tmp_path, monkeypatch):
+    # issue 13: the README's screenshot example left a die session in the real journal
+    from companion.cli import main
+    from companion.journal import Journal
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    shot = tmp_path / "die.png"
+    assert main(["sim", "--keys", "down,ok,ok,ok,ok", "--screenshot", str(shot)]) == 0
+    assert shot.exists()
+    assert not (tmp_path / "state").exists()  # nothing written where the real journal lives
+    # with --journal the session is kept
+    j = tmp_path / "kept.db"
+    assert main(["sim", "--journal", str(j), "--keys", "down,ok,ok,ok"]) == 0
+    with Journal(str(j)) as journal:
+        assert journal.sessions()
