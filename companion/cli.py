@@ -296,9 +296,12 @@ def cmd_history(args) -> int:
         sessions = journal.sessions()
         if not sessions:
             print("no sessions yet")
+        from .export import session_summary
         for s in sessions:
+            # a game finished by its rules says who won (not "open"); an unreadable one says so
+            result = session_summary(journal, s).result_text()
             print(f"{s.id:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
-                  f"{s.events:>5} events  {'ended' if s.ended else 'open'}")
+                  f"{s.events:>5} events  {result}")
     return 0
 
 

@@ -78,3 +78,19 @@ def test_a_headless_sim_uses_a_throwaway_journal(tmp_path, monkeypatch):
     assert main(["sim", "--journal", str(j), "--keys", "down,ok,ok,ok"]) == 0
     with Journal(str(j)) as journal:
         assert journal.sessions()
+
+
+def test_history_says_who_won_a_finished_game(tmp_path, capsys):
+    from companion.cli import main
+    from companion.journal import Journal
+    path = tmp_path / "j.db"
+    with Journal(str(path)) as j:
+        sid = j.start_session("undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0})
+        for m in ["tree", "tree", "triplets", "triplets", "done", "done", "done", "pips 5", "pips 7"]:
+            j.append(sid, "move", {"move": m})
+        open_sid = j.start_session("undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0})
+    assert main(["history", "--journal", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    won = next(line for line in lines if line.startswith(f"{sid:>6}"))
+    still = next(line for line in lines if line.startswith(f"{open_sid:>6}"))
+    assert won.endswith("won by Bob") and still.endswith("open")
