@@ -133,6 +133,11 @@ class State(ABC):
         """The end of the game, or ``None`` while it goes on."""
         return None
 
+    def turn_number(self) -> int | None:
+        """The number of the turn (or round) under way, as players count them, for
+        exports numbering their rows by turn; ``None`` where the game has none."""
+        return None
+
     def turns_completed(self) -> int | None:
         """How many scored turns are over (a turn that scores 0 counts, e.g. a
         Bag of Ice bust), for exports of the scores per turn; ``None`` where

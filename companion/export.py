@@ -100,7 +100,10 @@ def score_rows(fold: Fold) -> list[ScoreRow]:
                 desc = before.describe(before.parse_move(text))
             except CompanionError:
                 desc = text
-            rows.append(ScoreRow(i, seq, _seat_name(before, names), text, _clean(desc), sc))
+            # numbered by the turn (or round) it happened in, not by move
+            turn = before.turn_number()
+            rows.append(ScoreRow(turn if turn is not None else len(rows) + 1, seq,
+                                 _seat_name(before, names), text, _clean(desc), sc))
         last, last_turns = sc, turns
     return rows
 

@@ -154,8 +154,8 @@ def test_every_command_over_a_pty(rig, tally):
     rec = rig.command(f"export {s.id} json")
     assert replay(parse_lines(rec[1:])).to_json()["scores"] == [5, 0]
     assert rig.command(f"export {s.id} csv")[1:] == [
-        "turn,seq,player,move,description,Ann,Bob", "2,3,chance,gain 2,Ann gains 2,2,0",
-        "5,6,chance,gain 3,Ann gains 3,5,0"]
+        "turn,seq,player,move,description,Ann,Bob", "1,3,chance,gain 2,Ann gains 2,2,0",
+        "2,6,chance,gain 3,Ann gains 3,5,0"]
     assert rig.command(f"events {s.id} 5")[1:] == [json.dumps(
         {"session": s.id, "seq": 6, "type": "move", "move": "gain 3", "time": s.events[-1].time})]
     die = rig.app.top.session.id

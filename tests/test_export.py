@@ -151,9 +151,10 @@ def test_csv_has_one_row_per_score_change_with_the_move_and_named_players(tally)
     s = play_tally(j, ["roll", "gain 2", "pass", "roll", "gain 3"])
     rows = list(csv.reader(io.StringIO(export.scores_csv(s.fold, s.setup))))
     assert rows[0] == ["turn", "seq", "player", "move", "description", "Ann", "Bob"]
-    # session id 1, moves are seqs 2..6; only the two gains change a score
-    assert rows[1:] == [["2", "3", "chance", "gain 2", "Ann gains 2", "2", "0"],
-                        ["5", "6", "chance", "gain 3", "Ann gains 3", "5", "0"]]
+    # session id 1, moves are seqs 2..6; only the two gains change a score. Rows are
+    # numbered by turn (State.turn_number); this test game has none: 1, 2, ...
+    assert rows[1:] == [["1", "3", "chance", "gain 2", "Ann gains 2", "2", "0"],
+                        ["2", "6", "chance", "gain 3", "Ann gains 3", "5", "0"]]
 
 
 def test_csv_skips_undone_moves_and_uses_the_moves_in_effect(tally):
@@ -166,7 +167,7 @@ def test_csv_skips_undone_moves_and_uses_the_moves_in_effect(tally):
     s.play("gain 1")                           # Bob gains 1
     rows = list(csv.reader(io.StringIO(export.scores_csv(s.fold, s.setup))))
     assert [r[3:] for r in rows[1:]] == [["gain 1", "Bob gains 1", "0", "1"]]
-    assert rows[1][0] == "3"                   # third move in effect: pass, roll, gain 1
+    assert rows[1][0] == "1"                   # the first row, not the third move in effect
 
 
 def test_csv_of_a_scoreless_tool_is_the_header_alone_and_names_default_to_seats(tally):
@@ -229,7 +230,7 @@ def test_score_sheet_lists_rows_totals_and_winner_and_is_800_wide(tally):
     (s,) = export.summaries(j)
     data = export.sheet_lines(s)
     assert data["header"] == ["#", "move", "Ann", "Bob"]
-    assert data["rows"] == [["2", "Ann gains 3", "3", "0"], ["5", "Ann gains 2", "5", "0"]]
+    assert data["rows"] == [["1", "Ann gains 3", "3", "0"], ["2", "Ann gains 2", "5", "0"]]
     assert data["totals"] == ["", "total", "5", "0"] and data["result"] == "Winner: Ann"
     assert data["winners"] == [0]
     img = Image.open(io.BytesIO(export.score_sheet_png(s)))
@@ -294,3 +295,16 @@ def test_docs_score_sheet_example(tmp_path):
         img_path.write_bytes(export.score_sheet_png(summary))
     img = Image.open(img_path)
     assert img.format == "PNG" and img.width == 800
+
+
+def test_sheet_rows_are_numbered_by_turn_in_a_real_game():
+    # issue 13: the rows said 7, 22, 30 (moves); a Bag of Ice sheet counts turns, Undercut rounds
+    from tests.hashprobe import random_record
+    from companion import records
+    for game in ("bag_of_ice", "undercut"):
+        rec = records.parse_lines(random_record(game, 1).splitlines())
+        fold = records.replay(rec).fold
+        turns = [int(r.turn) for r in export.score_rows(fold)]
+        assert turns and turns == sorted(turns) and turns[0] == 1
+        states = fold.states
+        assert max(turns) == max(st.turn_number() for st in states)

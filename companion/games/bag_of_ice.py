@@ -375,6 +375,9 @@ class BagOfIceState(State):
         """The finished turns of one seat, oldest first."""
         return [t for t in self.history if t.seat == seat]
 
+    def turn_number(self) -> int:
+        return self.turn
+
     def turns_completed(self) -> int:
         """Every finished turn, banked or bust (B-4, B-5): a row each in the CSV export."""
         return len(self.history)

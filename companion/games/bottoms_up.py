@@ -451,6 +451,9 @@ class BottomsUpState(State):
     def final_scores(self) -> tuple[int, ...]:
         return tuple(sum(x["points"] for x in b) for b in self.score_breakdown())
 
+    def turn_number(self) -> int:
+        return self.turn
+
     def scores(self) -> tuple[int, ...]:
         """BU-11 scores once the game is over; zeros before (scoring happens at the end)."""
         if self.phase != "over":

@@ -126,6 +126,10 @@ class UndercutState(State):
             return CHANCE
         return self.active
 
+    def turn_number(self) -> int:
+        """The round under way: the sheet's rows are numbered by round."""
+        return self.round
+
     def scores(self) -> tuple[int, ...]:
         return self.points
 
