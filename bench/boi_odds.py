@@ -58,5 +58,30 @@ def measure(quick: bool = False, verbose: bool = False) -> dict:
     return fig
 
 
+def measure_win(quick: bool = False, verbose: bool = False) -> dict:
+    """B-10: the per-turn solve for the win (plain Python, as on the device) at the needs
+    of real two-player turns, and the packaged table's size. ``boi_win_turn_ms`` is the
+    99th percentile of the solve (goal <= 100 ms here), ``boi_win_table_kb`` the table
+    (goal <= 20)."""
+    from companion.games import boi_win
+    boi_win._states()  # the drawn multisets, built once per process like the odds table
+    rng = random.Random(2)
+    pairs = [(rng.randint(1, 100), rng.randint(1, 100)) for _ in range(20 if quick else 100)]
+    pairs += [(60, 60), (100, 100), (100, 1)]  # a game's first turn, the largest needs
+    times = []
+    for m, o in pairs:
+        t0 = time.perf_counter()
+        boi_win.solve_turn(m, o)
+        times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    kb = boi_win.TABLE_FILE.stat().st_size / 1024
+    if verbose:
+        print(f"win solve: {len(times)} turns; median {statistics.median(times):.1f} ms, p99 {p99:.1f} ms, "
+              f"slowest {times[-1]:.1f} ms (goal <= 100 ms); table {kb:.2f} KiB (goal <= 20)")
+    return {"boi_win_turn_ms": round(p99, 2), "boi_win_table_kb": round(kb, 2)}
+
+
 if __name__ == "__main__":
-    print(json.dumps(measure(quick="--quick" in sys.argv, verbose=True)))
+    quick = "--quick" in sys.argv
+    print(json.dumps(measure(quick=quick, verbose=True) | measure_win(quick=quick, verbose=True)))

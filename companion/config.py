@@ -19,6 +19,7 @@ hold_time          0.8        seconds a press must last to count as a hold
 seed               ""         integer seed for reproducible draws; "" = random
 players            []         player names offered at game setup
 boi_hints          true       Bag of Ice: show the bank/draw hint (B-9)
+boi_advice         "win"      Bag of Ice advice: "win" (the chance to win, B-10, two players) or "score" (B-9)
 bu_lone_pieces     false      Bottoms Up house rule: lone pieces score (BU-11)
 serial             ""         serial console port or URL; "" = off
 serial_baud        115200     serial console speed
@@ -46,6 +47,7 @@ class Settings:
     seed: str = ""
     players: tuple[str, ...] = ()
     boi_hints: bool = True
+    boi_advice: str = "win"
     bu_lone_pieces: bool = False
     serial: str = ""
     serial_baud: int = 115200
@@ -64,6 +66,8 @@ class Settings:
             raise ConfigError("idle_blank_s must be 0 (never) or more")
         if not 0.2 <= self.hold_time <= 5:
             raise ConfigError("hold_time must be 0.2..5 seconds")
+        if self.boi_advice not in ("win", "score"):
+            raise ConfigError('boi_advice must be "win" or "score"')
         if self.language not in ("", "en", "fr"):
             raise ConfigError("language must be en, fr or empty (the locale's)")
         if self.seed and self.seed_value() is None:

@@ -57,6 +57,17 @@ class Loop:
         self.stop = threading.Event()
         self.display_errors = 0
         self.last_display_error = ""
+        app.background = self.in_background
+
+    def in_background(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on a worker thread, then redraw on the loop's thread (a press is
+        never delayed by it). The job must only fill caches: the app stays this thread's."""
+        def work() -> None:
+            try:
+                job()
+            finally:
+                self.inputs.put(Call(lambda app: None))
+        threading.Thread(target=work, name="companion-prepare", daemon=True).start()
 
     def show(self) -> None:
         frame = self.app.frame()

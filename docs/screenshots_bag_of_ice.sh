@@ -21,4 +21,10 @@ shot boi_bank "$BOI_PHYS,$BOI_EXAMPLE,down,ok" --config "$BOI_CFG"
 shot boi_bust "$BOI_T30,$BOI_GAME" --config "$BOI_CFG"
 shot boi_winner "$BOI_T30,$BOI_GAME,$BOI_END" --config "$BOI_CFG"
 shot boi_scores "$BOI_T30,$BOI_GAME,$BOI_END,ok" --config "$BOI_CFG"
-rm -f "$BOI_CFG"
+# Two players: the advice to win (B-10)
+BOI_CFG2=$(mktemp)
+printf 'players = ["Ann", "Bob"]\n' > "$BOI_CFG2"
+BOI_TWO="ok,down,ok,down,ok,ok,ok,ok,ok,ok,ok"
+shot boi_win "$BOI_TWO" --config "$BOI_CFG2" --seed 3
+shot boi_win_odds "$BOI_TWO,hold-ok" --config "$BOI_CFG2" --seed 3
+rm -f "$BOI_CFG" "$BOI_CFG2"

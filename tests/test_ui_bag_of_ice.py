@@ -326,7 +326,7 @@ def test_rule_broken_busts_in_physical_mode_only_B8(tmp_path):
     draw(app, "S", "yS")
     press(app, "back")
     labels = [it.label for it in app.top.items]
-    assert labels[:3] == ["Scores", "Odds (B-9)", "Rule broken: bust"]
+    assert labels[:3] == ["Scores", "Odds", "Rule broken: bust"]
     press(app, "back,ok," + down_ok(0))  # roll, face S: the piece menu also offers it, last
     assert game_screen(app).rows()[-1].label == "Rule broken: bust"
     press(app, "up,ok")

@@ -32,6 +32,10 @@ class App:
         self.settings = settings or Settings()
         self.settings_path = settings_path
         set_language(self.settings.language)
+        # Slow preparation a screen asks for (a Bag of Ice turn solved for the win): the app
+        # loop runs it on a worker thread after the frame and redraws; without a loop
+        # (headless, tests) it runs at once.
+        self.background: Callable[[Callable[[], None]], None] | None = None
         seed = self.settings.seed_value()
         self.rng = rng or random.Random(seed)
         self.stack: list[Screen] = []
@@ -125,6 +129,13 @@ class App:
             hook = getattr(ui, "warm_up", None)  # a game's own slow start (e.g. the Bag of Ice odds table)
             if hook is not None:
                 hook()
+
+    def prepare(self, job: Callable[[], None]) -> None:
+        """Run ``job`` (pure work that fills a cache) off the press path when a loop is there."""
+        if self.background is None:
+            job()
+        else:
+            self.background(job)
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings

@@ -32,7 +32,9 @@ from ..engine import pick_chance
 from ..games.bag_of_ice import (
     Bank, BagOfIceState, Broken, Face, Got, PickSize, Roll, Start, TurnResult, best_arrangement,
 )
+from ..games import boi_win
 from ..games.boi_odds import Advice, advice_for
+from ..games.boi_win import WinAdvice
 from ..io import Key
 from ..pieces import DieFace, Piece, Size
 from ..session import Session
@@ -303,6 +305,20 @@ class ScoreScreen(Screen):
 # ---------------------------------------------------------------- odds (B-9)
 
 
+def win_lines(st: BagOfIceState, w: WinAdvice, hints: bool) -> list[str]:
+    """The chances to win the game (B-10), before B-9's figures on the odds screen."""
+    if st.phase == "size" and st.face is not None:
+        lines = ["chance to win, per size:"]
+        lines += [f"{SIZE_WORD[s]:<6} {pct(w.per_size[s])}" for s in st.face.sizes]
+        if hints:
+            lines.append(f"to win: {SIZE_WORD[w.size_choice[st.face]]}")
+    else:
+        lines = [f"bank: win {pct(w.bank)}", f"draw: win {pct(w.draw)}"]
+        if hints:
+            lines.append(f"to win: {w.hint}")
+    return lines + ["(both play to win)", "- best turn score -"]
+
+
 def odds_lines(st: BagOfIceState, adv: Advice, hints: bool) -> list[str]:
     """The odds before a decision in full (B-9), exact fractions included."""
     if st.phase == "size" and st.face is not None:
@@ -354,8 +370,35 @@ class BagOfIceScreen(SessionScreen):
         A refusal raises (the app shows the reason, nothing changes)."""
         n0 = len(self.session.fold.moves)
         self.session.play(move)
+        self.request_solve(app)
         for screen in reversed(result_screens(self.session, n0)):
             app.push(screen)
+
+    # ------------------------------------------------------------ win advice (B-10)
+
+    advice_mode = "win"  # the boi_advice setting, read when shown and at each key
+
+    def win_applies(self) -> bool:
+        """The win advice is the one given: the setting, two players, a target <= 100."""
+        st: BagOfIceState = self.state
+        return self.advice_mode == "win" and boi_win.applies(st) and st.active is not None
+
+    def request_solve(self, app: "App") -> None:
+        """Solve the new turn for the win, off the press path (after the frame)."""
+        st: BagOfIceState = self.state
+        if self.win_applies() and st.phase in ("decide", "roll", "size", "draw") and not boi_win.is_solved(st):
+            app.prepare(lambda: boi_win.prepare(st))
+
+    def win(self) -> WinAdvice | None:
+        """The win advice at this decision once the turn is solved, else ``None`` (B-9's shows)."""
+        st: BagOfIceState = self.state
+        if not self.win_applies() or st.phase not in ("decide", "size") or not boi_win.is_solved(st):
+            return None
+        if self._win is None or self._win[0] is not st:
+            self._win = (st, boi_win.win_advice(st))
+        return self._win[1]
+
+    _win: tuple[BagOfIceState, WinAdvice] | None = None
 
     def play(self, app: "App", move) -> None:  # SessionScreen API
         self.do(app, move)
@@ -363,6 +406,7 @@ class BagOfIceScreen(SessionScreen):
     def after_undo(self, app: "App") -> None:
         """Undone back to the start, the device rolls the roll-off (or picks
         the start player) again at once: show the new result (B-3)."""
+        self.request_solve(app)
         before, st = self._seen, self.state
         self._seen = None
         if before is None or st.start is None or (before.rolloff, before.start) == (st.rolloff, st.start):
@@ -388,7 +432,7 @@ class BagOfIceScreen(SessionScreen):
     def menu_items(self, app: "App") -> list[Item]:
         items = [Item("Scores", lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
         if self.state.phase in ("decide", "size"):
-            items.append(Item("Odds (B-9)", lambda a: (a.pop(), self.show_odds(a))))
+            items.append(Item("Odds", lambda a: (a.pop(), self.show_odds(a))))
         if self.state.physical and self.turn_live():
             items.append(Item(BROKEN_LABEL, lambda a: (a.pop(), self.broken(a))))
         return items
@@ -398,8 +442,11 @@ class BagOfIceScreen(SessionScreen):
 
     def show_odds(self, app: "App") -> None:
         st: BagOfIceState = self.state
-        app.push(OddsScreen("Odds (B-9)", odds_lines(st, self.advice(), app.settings.boi_hints),
-                            right=name_of(st, st.active)))
+        lines = odds_lines(st, self.advice(), app.settings.boi_hints)
+        w = self.win()
+        if w is not None:
+            lines = win_lines(st, w, app.settings.boi_hints) + lines
+        app.push(OddsScreen("Odds", lines, right=name_of(st, st.active)))
 
     # ------------------------------------------------------------ rows per phase
 
@@ -420,11 +467,13 @@ class BagOfIceScreen(SessionScreen):
         if ph == "size":
             assert st.face is not None
             adv = self.advice()
+            w = self.win()
             rows = []
             for s in st.face.sizes:
                 o = adv.per_size[s]
                 chance = f"{o.reds}/{o.left} {round(float(o.bust_chance) * 100):>3}%"
-                label = f"{SIZE_WORD[s]:<6} {chance} {avg(o.expected):>4}"
+                figure = f"{round(w.per_size[s] * 100):>3}%" if w is not None else f"{avg(o.expected):>4}"
+                label = f"{SIZE_WORD[s]:<6} {chance} {figure}"
                 rows.append(Item(label, lambda a, s=s: self.do(a, PickSize(s))))
             return rows + broken
         if ph == "draw":  # physical: only the asked size, non-bust colors first (B-8)
@@ -443,6 +492,15 @@ class BagOfIceScreen(SessionScreen):
             seat = st.active
             assert seat is not None
             new = st.totals[seat] + adv.bank_score
+            w = self.win()
+            if w is not None:  # B-10: the chance to win of each
+                if new >= st.target:
+                    bank_row = Item(f"Bank +{adv.bank_score} = {new} WIN", lambda a: self.do(a, Bank()))
+                else:
+                    bank_row = Item(f"Bank +{adv.bank_score}={new}", lambda a: self.do(a, Bank()),
+                                    right=f"win {round(w.bank * 100)}%")
+                return [Item("Roll & draw", lambda a: self.do(a, Roll()), right=f"win {round(w.draw * 100)}%"),
+                        bank_row] + broken
             bank = f"Bank +{adv.bank_score} = {new}" + (" WIN" if new >= st.target else "")
             return [Item("Roll & draw", lambda a: self.do(a, Roll()), right=f"avg {avg(adv.expected_continue)}"),
                     Item(bank, lambda a: self.do(a, Bank()))] + broken
@@ -508,7 +566,11 @@ class BagOfIceScreen(SessionScreen):
         c.big(1, TITLE_H + 1, score, 2)
         self.draw_pieces(c, 42, TITLE_H, st.drawn)
         odds = f"bust {pct(adv.bust_chance)}"
-        line = (odds + f"  hint {adv.hint}") if self.show_hints else f"next draw: {odds}"
+        w = self.win()
+        if w is not None:  # B-10: the advice to win, said as such
+            line = (odds + f"  win: {w.hint}") if self.show_hints else f"next draw: {odds}"
+        else:
+            line = (odds + f"  hint {adv.hint}") if self.show_hints else f"next draw: {odds}"
         c.text(1, TITLE_H + 2 * LINE_H, fit(line, COLS))
         self.draw_rows(c, rows, 3, 2)
 
@@ -537,10 +599,13 @@ class BagOfIceScreen(SessionScreen):
         st: BagOfIceState = self.state
         adv = self.advice()
         c.title(f"{name_of(st, st.active)} rolled {st.face}", "size?")
-        c.row(0, f"{'size':<7}{'bust':<10}{'avg':>3}", x=ROW_X)
+        w = self.win()
+        c.row(0, f"{'size':<7}{'bust':<10}{'win' if w is not None else 'avg':>3}", x=ROW_X)
         self.draw_rows(c, rows, 1, 3)
         now = f"turn {adv.bank_score}"
-        if self.show_hints and st.face is not None:
+        if self.show_hints and st.face is not None and w is not None:
+            now += f"  to win: {SIZE_WORD[w.size_choice[st.face]]}"
+        elif self.show_hints and st.face is not None:
             now += f"  hint: {SIZE_WORD[adv.size_choice[st.face]]}"
         else:
             now += " so far"
@@ -603,9 +668,12 @@ class BagOfIceScreen(SessionScreen):
 
     def on_show(self, app: "App") -> None:
         self.show_hints = app.settings.boi_hints
+        self.advice_mode = app.settings.boi_advice
+        self.request_solve(app)
 
     def on_key(self, key: Key, app: "App") -> None:
         self.show_hints = app.settings.boi_hints
+        self.advice_mode = app.settings.boi_advice
         super().on_key(key, app)
 
     def on_game_key(self, key: Key, app: "App") -> None:

@@ -287,6 +287,8 @@ class SettingsMenu(Menu):
             Item("Seed", self._seed, right=s.seed or "random"),
             Item("Player names", lambda app: app.push(PlayerNames())),
             Item("BoI hints", lambda app: self._set(app, boi_hints=not s.boi_hints), right="on" if s.boi_hints else "off"),
+            Item("BoI advice", lambda app: self._set(app, boi_advice="score" if s.boi_advice == "win" else "win"),
+                 right=s.boi_advice),
             Item("BU lone pieces", lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
                  right="count" if s.bu_lone_pieces else "no"),
         ]
