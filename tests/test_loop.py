@@ -2,9 +2,10 @@
 import io
 import queue
 import threading
+import time
 
 from companion.io import Key
-from companion.loop import STOP, Loop
+from companion.loop import STOP, Call, Loop
 from hardware.sim import TerminalDisplay
 
 from .screens_util import make_app
@@ -133,3 +134,32 @@ def test_warm_up_comes_after_the_first_frame_and_readies_the_games(tmp_path, mon
     assert frames_at_warm_up == [1]
     assert boi_odds._TABLE is not None
     assert {"companion.ui.undercut", "companion.ui.bag_of_ice", "companion.ui.bottoms_up"} <= set(sys.modules)
+
+
+def test_slow_preparation_runs_off_the_loop_thread_and_then_redraws(tmp_path):
+    # issue 18: a Bag of Ice turn is solved for the win after the frame, never in a press
+    app = make_app(tmp_path)
+    q = queue.Queue()
+    display = TerminalDisplay(io.StringIO())
+    loop = Loop(app, display, q, idle_blank_s=0, tick_s=0.05)
+    started, release = threading.Event(), threading.Event()
+    where = []
+
+    def job():
+        where.append(threading.current_thread().name)
+        started.set()
+        release.wait(5)
+
+    t = threading.Thread(target=loop.run, name="loop")
+    t.start()
+    q.put(Call(lambda a: a.prepare(job)))
+    assert started.wait(5)
+    q.put(Key.DOWN)  # handled while the job still runs: the loop is not waiting on it
+    deadline = time.monotonic() + 5
+    while app.top.index != 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert app.top.index == 1
+    release.set()
+    q.put(STOP)
+    t.join(timeout=10)
+    assert where == ["companion-prepare"]

@@ -80,7 +80,7 @@ def solve(max_need: int, log=print) -> list[list[float]]:
             if o < m:
                 continue  # solved with (o, m)
 
-            def g(x: float) -> float:
+            def g(x: float, m: int = m, o: int = o) -> float:
                 y = turn.first(o, m, 1.0 - x, W)
                 return turn.first(m, o, 1.0 - y, W)
             x0, g0 = 0.5, g(0.5)
