@@ -57,13 +57,20 @@ def build_app(args, *, rng=None):
     import random
     from . import config
     from .ui.app import App
-    settings, settings_path = config.load(args.config)
+    # the device never refuses to start over its settings: bad values are said on the
+    # screen and replaced by their defaults
+    settings, settings_path, problems = config.load_lenient(args.config)
     if args.seed is not None:
         settings = config.change(settings, seed=str(args.seed))
     if rng is None and settings.seed_value() is not None:
         rng = random.Random(settings.seed_value())
     journal = open_journal(args.journal)
-    return App(journal, settings, rng=rng, settings_path=settings_path)
+    app = App(journal, settings, rng=rng, settings_path=settings_path)
+    if problems:
+        for line in problems:
+            print(f"companion: {line}", file=sys.stderr)
+        app.message("\n".join(problems), title="Settings")
+    return app
 
 
 # ---------------------------------------------------------------- commands

@@ -29,6 +29,7 @@ language           ""         screens in ``en`` or ``fr``; "" = the locale's whe
 """
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, fields, replace
@@ -92,6 +93,8 @@ def from_dict(data: dict[str, Any], where: str = "config") -> Settings:
         if k not in known:
             raise ConfigError(f"{where}: unknown key {k!r} (known: {', '.join(known)})")
         default = getattr(Settings(), k)
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ConfigError(f"{where}: {k} must be a number, not {v}")
         if k == "players":
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise ConfigError(f"{where}: players must be a list of names")
@@ -122,28 +125,48 @@ def load(path: str | None = None) -> tuple[Settings, str]:
             try:
                 with open(p, "rb") as f:
                     data = tomllib.load(f)
-            except (OSError, tomllib.TOMLDecodeError) as e:
+            except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
                 raise ConfigError(f"cannot read {p}: {e}") from None
             return from_dict(data, p), p
     return Settings(), paths[0]
 
 
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    s = str(v).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{s}"'
+def load_lenient(path: str | None = None) -> tuple[Settings, str, list[str]]:
+    """``load`` for the device: it never refuses to start over a settings file. An
+    unreadable file, or one that is not TOML, gives the defaults; a bad value gives its
+    key's default. Each problem comes back as one line to show on the screen."""
+    paths = [path] if path else candidate_paths()
+    for p in paths:
+        if not os.path.exists(p):
+            continue
+        try:
+            with open(p, "rb") as f:
+                data = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            return Settings(), p, [f"settings file {p} cannot be read ({e}): using the defaults"]
+        problems: list[str] = []
+        good: dict[str, Any] = {}
+        for k, v in data.items():
+            try:
+                from_dict({k: v}, p)
+            except ConfigError as e:
+                problems.append(f"{e}; using the default")
+            else:
+                good[k] = v
+        try:
+            return from_dict(good, p), p, problems
+        except ConfigError as e:  # values fine alone but not together
+            return Settings(), p, problems + [f"{e}; using the defaults"]
+    return Settings(), paths[0], []
 
 
 def dumps(settings: Settings) -> str:
-    lines = ["# Pyramid Table Companion settings (keys: docs/config.md)"]
-    for f in fields(Settings):
-        lines.append(f"{f.name} = {_toml_value(getattr(settings, f.name))}")
-    return "\n".join(lines) + "\n"
+    """The settings as TOML, written by a maintained TOML writer (tomli-w): any text in a
+    name (quotes, a line break, a control character) reads back as it was."""
+    import tomli_w
+    data = {f.name: (list(v) if isinstance(v := getattr(settings, f.name), tuple) else v)
+            for f in fields(Settings)}
+    return "# Pyramid Table Companion settings (keys: docs/config.md)\n" + tomli_w.dumps(data)
 
 
 def save(settings: Settings, path: str) -> None:
