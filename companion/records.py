@@ -126,6 +126,17 @@ def dumps(game: str, setup: dict[str, Any], events: Sequence[Event], **extra: An
     return "\n".join(lines) + "\n"
 
 
+MAX_LINE = 1 << 20
+"""A record line longer than this (1 MiB) is refused: no real event is that long."""
+MAX_EVENTS = 1_000_000
+"""Events per record at most (a long real game has a few thousand)."""
+
+
+def _short(text: str, n: int = 200) -> str:
+    """A text quoted in a message, cut so that a huge one is not echoed back whole."""
+    return text if len(text) <= n else text[:n] + f"... ({len(text)} characters)"
+
+
 def parse_lines(lines: Iterable[str]) -> Record:
     """Read a record; ``RecordError`` names the line of anything malformed."""
     header: dict[str, Any] | None = None
@@ -137,10 +148,18 @@ def parse_lines(lines: Iterable[str]) -> Record:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if len(line) > MAX_LINE:
+            raise RecordError(f"a line of {len(line)} characters: longer than any event (1 MiB)", n)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise RecordError(f"not JSON ({e.msg})", n) from None
+        except RecursionError:
+            raise RecordError("not a record line: nested too deeply", n) from None
+        except ValueError as e:  # e.g. an integer of more than 4,300 digits
+            raise RecordError(f"not a record line: {_short(str(e), 80)}", n) from None
+        if len(events) >= MAX_EVENTS:
+            raise RecordError(f"more than {MAX_EVENTS} events: not a game record", n)
         if not isinstance(obj, dict):
             raise RecordError("each line must be a JSON object", n)
         if header is None:
@@ -174,12 +193,29 @@ def parse_lines(lines: Iterable[str]) -> Record:
     return Record(header["game"], header.get("setup", {}), events, header, numbers, header_line)
 
 
+def _bounded_lines(f) -> Iterator[str]:
+    """Lines of at most ``MAX_LINE`` + 1 characters: a file without line breaks (``/dev/zero``)
+    is refused at its first line instead of being read into memory whole."""
+    while True:
+        line = f.readline(MAX_LINE + 1)
+        if not line:
+            return
+        yield line
+
+
 def read(path: str) -> Record:
+    """A record file; every problem (a directory, a device, bad bytes...) is a ``RecordError``."""
     try:
         with open(path, encoding="utf-8") as f:
-            return parse_lines(f)
+            return parse_lines(_bounded_lines(f))
     except UnicodeDecodeError:
-        raise RecordError("the file is not UTF-8 text") from None
+        raise RecordError("the file is not UTF-8 text (a binary file?)", 1) from None
+    except IsADirectoryError:
+        raise RecordError("this is a directory, not a record file", 1) from None
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise RecordError(f"cannot read it: {e.strerror or e}", 1) from None
 
 
 @dataclass
@@ -253,6 +289,8 @@ def replay(record: Record) -> ReplayResult:
         f = Fold(states=[new_state(record.game, record.setup)])
     except SetupError as e:
         raise RecordError(f"bad setup: {e}", record.header_line) from None
+    except (TypeError, ValueError, KeyError, AttributeError) as e:  # a value of the wrong kind
+        raise RecordError(f"bad setup: {_short(str(e), 120)}", record.header_line) from None
     implied: list[dict[str, Any]] = []
 
     def add_implied(steps: list[tuple[str, State]], line: int) -> None:
@@ -274,11 +312,11 @@ def replay(record: Record) -> ReplayResult:
             text = event.data.get("move") if event.type == "move" else None
             steps = _forced_chain(f.state, _fits(text)) if isinstance(text, str) else None
             if steps is None:
-                raise RecordError(f"event {event.seq}: {e}", line) from None
+                raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
             add_implied(steps, line)
             f.apply(event)
         except CompanionError as e:
-            raise RecordError(f"event {event.seq}: {e}", line) from None
+            raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
     if not f.ended:
         add_implied(_forced_chain(f.state, None) or [], (record.lines[-1] + 1) if record.lines else record.header_line + 1)
     return ReplayResult(record, f, implied)
