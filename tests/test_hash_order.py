@@ -96,3 +96,49 @@ def test_refusals_name_the_same_thing_in_every_process(game, tmp_path):
         assert p.stdout.strip()
         outs.add(p.stdout)
     assert len(outs) == 1, outs
+
+
+RESUMED_SUMMARY = """
+import random, sys
+from companion.journal import Journal
+from companion.session import Session
+from companion.ui.bag_of_ice import result_screens
+from companion.ui.draw import Canvas
+j = Journal(sys.argv[1])
+s = Session.resume(j, int(sys.argv[2]), random.Random(1))
+i = max(k for k, (_seq, t) in enumerate(s.fold.moves) if t == "bank")
+c = Canvas()
+result_screens(s, i)[0].render(c)
+sys.stdout.write(c.image.tobytes().hex())
+"""
+
+
+def test_the_bank_summary_shown_live_is_the_one_a_resume_shows_in_any_process(tmp_path):
+    # B-5: the arrangement shown when the turn was banked, and the one drawn from the same
+    # journal after a restart (another process, another hash seed), are the same picture.
+    import random
+
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.ui.bag_of_ice import Summary, result_screens
+    from companion.ui.draw import Canvas
+
+    rec = records.parse_lines(issue_record().splitlines())
+    path = tmp_path / "journal.db"
+    j = Journal(str(path))
+    s = Session.start(j, "bag_of_ice", rec.setup, random.Random(1))
+    for e in rec.events[:-1]:
+        s.play(e.data["move"])
+    n0 = len(s.fold.moves)
+    s.play("bank")
+    live = result_screens(s, n0)[0]
+    assert isinstance(live, Summary)
+    c = Canvas()
+    live.render(c)
+    j.close()
+    for seed in SEEDS[1:4]:
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
+        p = subprocess.run([sys.executable, "-c", RESUMED_SUMMARY, str(path), str(s.id)], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout == c.image.tobytes().hex(), f"PYTHONHASHSEED={seed}"
