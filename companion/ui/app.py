@@ -90,7 +90,9 @@ class App:
         return s
 
     def unfinished(self) -> list[int]:
-        """Ids of sessions that can be resumed, newest first.
+        """Ids of sessions that can be resumed: the one played last first (the one the
+        device was playing when it stopped, not the newest created), games before tools
+        (a die or a bag left open never displaces a game).
 
         A session this app has open answers from memory; another one is
         replayed once and remembered until its journal event count changes
@@ -113,8 +115,10 @@ class App:
                     known = self._replayed[info.id] = (info.events, finished)
                 finished = known[1]
             if not finished:
-                out.append(info.id)
-        return out
+                out.append(info)
+        from .screens import GAMES
+        out.sort(key=lambda i: (i.game in GAMES, i.last_time, i.id), reverse=True)
+        return [i.id for i in out]
 
     def warm_up(self) -> None:
         """Load what later screens need (the games' screen modules and their

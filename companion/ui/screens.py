@@ -59,6 +59,22 @@ def open_session(app: "App", session_id: int) -> None:
 # ---------------------------------------------------------------- main menu
 
 
+def session_label(app: "App", sid: int, width: int = 20) -> str:
+    """A session by its game and players in ``width`` characters: "Bottoms Up: Ann,Bob,Cy"."""
+    from ..names import short_names
+    info = app.journal.session(sid)
+    title = title_of(info.game)
+    names = info.setup.get("players") if isinstance(info.setup, dict) else None
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        return f"{title} #{sid}"[:width]
+    room = width - len(title) - 2
+    for w in range(12, 0, -1):
+        text = ",".join(short_names(names, w))
+        if len(text) <= room:
+            return f"{title}: {text}"
+    return f"{title}: {len(names)} players"[:width]
+
+
 class MainMenu(Menu):
     def __init__(self) -> None:
         super().__init__("Pyramid Companion", self._items, on_back=lambda app: None)
@@ -67,12 +83,22 @@ class MainMenu(Menu):
     def on_show(self, app: "App") -> None:
         self._resumable = app.unfinished()
         self.index = 0  # back home, the cursor is on Resume (or New game)
+        # the game Resume opens, by name and players, on the last line (issue 13)
+        self.footer = session_label(app, self._resumable[0]) if self._resumable else ""
+        self._others = [(sid, session_label(app, sid)) for sid in self._resumable[1:]]
+
+    _others: list[tuple[int, str]] = []
 
     def _items(self) -> list[Item]:
         items = []
         if self._resumable:
             sid = self._resumable[0]
-            items.append(Item("Resume", lambda app: open_session(app, sid), right=f"#{sid}"))
+            items.append(Item("Resume", lambda app: open_session(app, sid)))
+            if self._others:
+                others = list(self._others)
+                items.append(Item("Other games", lambda app: app.push(Menu(
+                    "Unfinished", [Item(label, (lambda a, s=s: (a.home(), open_session(a, s))))
+                                   for s, label in others])), right=str(len(others))))
         items += [
             Item("New game", lambda app: app.push(NewGameMenu())),
             Item("Tools", lambda app: app.push(ToolsMenu())),

@@ -1,0 +1,39 @@
+"""The main menu's Resume (issue 13): the session played last, by game and players;
+the other unfinished sessions behind "Other games"; a tool never displaces a game."""
+from __future__ import annotations
+
+import random
+
+from companion.session import Session
+from tests.screens_util import make_app
+
+
+def test_resume_offers_the_game_played_last_by_name_and_players(tmp_path):
+    app = make_app(tmp_path)
+    j = app.journal
+    older = Session.start(j, "bag_of_ice", {"players": ["Ann", "Bob", "Cy"], "start": 0}, random.Random(1))
+    newer = Session.start(j, "undercut", {"players": ["Dana", "Eve", "Finn"], "level": "score", "start": 0},
+                          random.Random(1))
+    newer.play("tree")
+    older.play("roll")  # the device was playing the older game when it stopped
+    Session.start(j, "die", {}, random.Random(1))  # a tool opened after both: never displaces a game
+    app.home()
+    menu = app.top
+    labels = [it.label for it in menu.items]
+    assert labels[:2] == ["Resume", "Other games"]
+    assert menu.footer == "Bag of Ice: An,Bo,Cy"  # 20 characters: the names cut alike
+    menu.items[0].action(app)
+    assert app.top.session.id == older.id
+    app.home()
+    app.top.items[1].action(app)
+    others = [it.label for it in app.top.items]
+    assert others[0] == "Undercut: Da,Ev,Fi" and others[1].startswith("Pyramid die")
+
+
+def test_long_names_are_shortened_to_fit_the_line(tmp_path):
+    from companion.ui.screens import session_label
+    app = make_app(tmp_path)
+    s = Session.start(app.journal, "bottoms_up", {"players": ["Alexandra", "Bartholomew", "Christina", "Dominic"]},
+                      random.Random(1))
+    label = session_label(app, s.id)
+    assert len(label) <= 20 and label.startswith("Bottoms Up: ")
