@@ -8,9 +8,10 @@ pairs, blue choices, a larger field of stacks; for each, a reachable target
 found by random legal choices (deep cascades) and unreachable targets (a
 perturbed result, a field with a piece the rules cannot keep). ``HARD`` are
 the slowest cases found: a reachable field whose shortest cascade has 9
-choices (about 110,000 positions to search, so not found in the time limit)
+choices (about 110,000 positions to search, so not found within the budget)
 and a 15-piece field whose unreachable target cannot be ruled out. Every
-answer comes within the time limit (0.9 s): an unfinished search says
+search stops at its budget of positions (6,000; the 0.9 s time limit is only
+a guard): an unfinished search says
 "not found up to N choices" (``complete`` false), never a wrong "yes".
 Prints one line per case and the slowest time; ``measure()`` gives
 ``{"bu_check_slowest_s": ...}`` to bench.

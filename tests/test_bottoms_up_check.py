@@ -182,3 +182,26 @@ def test_destroyed_pieces_never_come_back():
     s = position({"players": P4}, ["gS", "yS"], destroyed="gS gS gS gS")
     r = check(s, "place yS on A", ["gS", "gS", "yS", "yS"])
     assert not r.reachable and r.complete and "(BU-6)" in r.reason
+
+
+def test_budget_is_counted_in_positions_not_seconds():
+    """Issue 12: the same question gets the same answer on an idle or a loaded
+    machine; the wall clock is only a guard. The 9-choice cascade of
+    bench/bu_check.py's HARD cases runs the budget out (BU-9: no length limit)."""
+    s = position({"players": P4}, ["yS", "rS", "bS", "bM", "wS", "wM", "yM"])
+    table = ["wS wS", "yL", "bS", "bM", "yS"]
+    a = check(s, "place yL on A", table, max_positions=800, time_limit=60)
+    b = check(s, "place yL on A", table, max_positions=800, time_limit=30)
+    assert not a.complete and a.explored == 800
+    assert a.to_json() == b.to_json()
+    c = check(s, "place yL on A", table, max_positions=1600, time_limit=60)
+    assert c.explored == 1600 and c.depth >= a.depth
+
+
+def test_impossible_reason_names_colors_in_vocabulary_order():
+    """Issue 22: with no blue piece (BU-8) the first color found short is the
+    vocabulary's first (companion/pieces.py), not a set's hash order."""
+    s = position({"players": P4}, ["yS", "wS", "rS", "kS"])
+    r = check(s, "place yL on A", ["yL", "yS", "wS", "wM", "rS", "rM", "kS"])
+    assert not r.reachable and r.complete
+    assert r.reason.startswith("the table has 2 red pieces")

@@ -307,7 +307,7 @@ def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
 
 def check(state: BottomsUpState, placement: Place | str | None,
           table: Iterable[Any] | Mapping[str, Any], *, time_limit: float = 0.9,
-          max_choices: int = 200) -> CheckResult:
+          max_choices: int = 200, max_positions: int = 6000) -> CheckResult:
     """Can ``placement`` (a move or its text; ``None`` when ``state`` is
     already at a choice) followed by some legal choices end with the table's
     field? Raises ``IllegalMoveError`` for an illegal placement and
@@ -315,11 +315,13 @@ def check(state: BottomsUpState, placement: Place | str | None,
 
     Cascades have no length limit (BU-9). The search is exact: positions are
     merged on ``canonical_key`` and a position is cut only when a rule proves
-    it cannot end with the table's field (``_Target``). It runs in two parts
-    within ``time_limit`` seconds: first breadth first, one choice more at
-    each level (so the choices found are as few as possible, and when time
-    runs out every sequence of up to ``CheckResult.depth`` choices has been
-    ruled out), for half the time; then best first from the positions that
+    it cannot end with the table's field (``_Target``). Its budget is
+    counted in positions (``max_positions`` choices applied), so its answer
+    does not depend on the machine's load; ``time_limit`` seconds are only a
+    guard. It runs in two parts: first breadth first, one choice more at
+    each level (so the choices found are as few as possible, and when the
+    budget runs out every sequence of up to ``CheckResult.depth`` choices
+    has been ruled out), for half the budget; then best first from the positions that
     level left open, those nearest to the table's field first (deep
     cascades). ``complete`` is ``True`` when every reachable position was
     seen or cut: then "not reachable" is certain."""
@@ -328,14 +330,15 @@ def check(state: BottomsUpState, placement: Place | str | None,
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check(state, placement, table, time_limit, max_choices)
+        return _check(state, placement, table, time_limit, max_choices, max_positions)
     finally:
         if was_enabled:
             gc.enable()
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
-           table: Iterable[Any] | Mapping[str, Any], time_limit: float, max_choices: int) -> CheckResult:
+           table: Iterable[Any] | Mapping[str, Any], time_limit: float, max_choices: int,
+           max_positions: int) -> CheckResult:
     want = parse_table(table)
     if placement is not None:
         move = parse_bu_move(placement) if isinstance(placement, str) else placement
@@ -399,8 +402,10 @@ def _check(state: BottomsUpState, placement: Place | str | None,
         return False
 
     def tick() -> None:
+        if explored[0] >= max_positions:
+            raise _OutOfTime
         explored[0] += 1
-        if not explored[0] & 15 and time.perf_counter() > deadline:
+        if not explored[0] & 15 and time.perf_counter() > deadline:  # only a guard
             raise _OutOfTime
 
     def result(reachable: bool, complete: bool, depth: int, reason: str | None = None) -> CheckResult:
@@ -423,8 +428,8 @@ def _check(state: BottomsUpState, placement: Place | str | None,
     depth = 0  # every sequence of up to ``depth`` choices is ruled out
     try:
         # breadth first: a level holds the open positions after ``depth`` choices
-        bfs_until = t0 + time_limit * 0.5
-        while level and depth < max_choices and time.perf_counter() < bfs_until:
+        bfs_until = max_positions // 2
+        while level and depth < max_choices and explored[0] < bfs_until:
             nxt: list[tuple[BottomsUpState, tuple[str, ...]]] = []
             for s, path in level:
                 for m in order(s):
