@@ -271,3 +271,18 @@ def test_the_model_passes_the_real_drivers_and_fails_each_broken_one():
     for cls, kind in [(NoPageMode, "ssd1306"), (OffsetZero, "sh1106"), (OneShort, "ssd1306"),
                       (PagesReversed, "sh1106")]:
         assert not panel_always_right(cls, kind), cls.__name__
+
+
+@pytest.mark.parametrize("kind", ["ssd1306", "sh1106"])
+def test_the_same_frame_after_a_cut_command_is_sent_again(kind):
+    # the frame did not change, but a cut contrast or blank leaves the chip mid-command:
+    # the next show() must resync and send, not skip it as unchanged
+    bus = CutBus(kind)
+    disp = open_display(spec(kind), serial=i2c(bus=bus, address=0x3C))
+    img = frame(3)
+    disp.show(img)
+    bus.arm(0, 1)
+    with pytest.raises(OSError):
+        disp.set_contrast(90)
+    disp.show(img)
+    assert shows(bus, img) and bus.model.contrast == 90 and not bus.model._need
