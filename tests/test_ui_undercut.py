@@ -69,20 +69,19 @@ def test_score_sheet_turn_ins_in_at_most_3_presses_U4_U6(tmp_path):
     press(app, tree)
     assert_matches_reference(app.frame(), "undercut_sheet_scoring")
     assert state(app).scores() == (2, 0, 0) and state(app).combo_values()["TREE"] == 3  # U-4
-    press(app, "up," + foursome)  # the cursor stayed on TREE; UP to Done, UP wraps to FOURSOME
-    press(app, "ok")  # cursor stays on FOURSOME: the same combo again is one press
-    assert state(app).scores() == (2 + 2 + 3, 0, 0)
-    assert state(app).combo_values() == {"TREE": 3, "TRIPLETS": 2, "FOURSOME": 4}  # U-5: each rises alone
-    press(app, "down,ok")  # FOURSOME -> Done (wraps): P2's turn
+    press(app, foursome)  # the cursor went back to Done after the TREE: UP wraps to FOURSOME
+    press(app, "ok")  # the cursor is on Done again: one more OK ends the turn-ins, never scores twice
+    assert state(app).scores() == (2 + 2, 0, 0)
+    assert state(app).combo_values() == {"TREE": 3, "TRIPLETS": 2, "FOURSOME": 3}  # U-5: each rises alone
     st = state(app)
     assert st.active == 1 and st.phase == "scoring"
     press(app, triplets)
-    assert state(app).scores() == (7, 2, 0)
+    assert state(app).scores() == (4, 2, 0)
 
 
-def test_a_resumed_score_sheet_keeps_the_cursor_on_the_combo_just_turned_in_U14(tmp_path):
-    """After a turn-in the cursor stays on that combo (the same again is one
-    press); a resume from the journal, after a power cut, shows the same."""
+def test_a_resumed_score_sheet_shows_the_cursor_back_on_done_U14(tmp_path):
+    """After a turn-in the cursor goes back to Done (one more OK cannot score the
+    same combo twice, issue 13); a resume from the journal shows the same."""
     app = make_app(tmp_path)
     press(app, SHEET_3 + ",down,down,ok")  # P1 turns in TRIPLETS and scores on
     assert state(app).active == 0 and state(app).scores() == (2, 0, 0)
@@ -91,14 +90,14 @@ def test_a_resumed_score_sheet_keeps_the_cursor_on_the_combo_just_turned_in_U14(
     assert again.top.items[0].label == "Resume"
     press(again, "ok")
     assert again.frame().tobytes() == frame.tobytes()
-    press(again, "ok")  # the same combo again, one press
+    press(again, "down,down,ok")  # the same combo again: from Done, as the first time
     assert state(again).combo_values()["TRIPLETS"] == 4 and state(again).scores() == (5, 0, 0)
 
 
 def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     app = make_app(tmp_path)
     press(app, SHEET_3)
-    press(app, "down,ok,ok,ok,up,ok")  # P1: three TREEs 2+3+4 = 9, done
+    press(app, "down,ok,down,ok,down,ok,ok")  # P1: three TREEs 2+3+4 = 9 (each from Done), done
     press(app, "ok,ok")  # P2, P3 done
     st = state(app)
     assert st.phase == "auction" and st.scores() == (9, 0, 0)
@@ -123,12 +122,12 @@ def test_headless_sim_plays_a_score_sheet_game_to_the_winner(tmp_path, capsys):
     record replays to the same winner (the docs' score-sheet example)."""
     keys = ",".join([
         SHEET_3,
-        "down,ok,ok,ok,up,ok",  # Ann: TREE x3 = 9, done
+        "down,ok,down,ok,down,ok,ok",  # Ann: TREE x3 = 9 (the cursor back on Done each time), done
         "ok,ok",                # Bob, Cat done
         "ok",                   # P1 passed: 10, the end is triggered by a pass (U-12)
         "ok",                   # dismiss the U-12 note
         "ok",                   # P1 done
-        "down,down,ok,up,up,ok",  # P2: TRIPLETS +2, done
+        "down,down,ok,ok",      # P2: TRIPLETS +2, done
         "ok",                   # P3 done: game over
     ])
     shot = tmp_path / "win.png"

@@ -328,8 +328,10 @@ class UndercutScreen(SessionScreen):
     def context(self, st: UndercutState | None = None) -> tuple:
         """What the cursor belongs to: while it is unchanged by a move, the cursor stays."""
         st = st or self.state
+        # every move is a new context: after a score-sheet turn-in the cursor goes back to
+        # Done, so one more OK cannot score the same combo twice by mistake (issue 13)
         return (st.phase, st.active, st.round, st.pos, len(st.bids), st.pending_draw() is not None,
-                len(self.session.fold.moves) if st.full else 0)
+                len(self.session.fold.moves))
 
     def header(self) -> tuple[str, str]:
         st: UndercutState = self.state
@@ -409,13 +411,6 @@ class UndercutScreen(SessionScreen):
             return st.start or 0
         if st.phase == "setup":
             return next((i for i, r in enumerate(rows) if r.label == "L M S"), 0)
-        fold = self.session.fold
-        if st.phase == "scoring" and fold.moves and self.context(fold.states[-2]) == self.context(st):
-            # The same player turned in and scores on (score sheet, U-14): the
-            # cursor stays on that combo, as it did on the live screen, so a
-            # resumed screen shows what the screen showed before the power cut.
-            last = fold.moves[-1][1].split()[0].upper()
-            return next((i for i, r in enumerate(rows) if r.label == last), 0)
         return 0
 
     # ------------------------------------------------------------ auction actions
