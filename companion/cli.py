@@ -314,11 +314,16 @@ def cmd_history(args) -> int:
 
 def cmd_boards(args) -> int:
     try:
-        from hardware.profiles import load_profiles
+        from hardware.profiles import load_profiles_with_origin
     except ImportError as e:
         return _err(_import_failure("the board profiles", e), 1)
-    for name, p in load_profiles().items():
-        print(f"{name:<26} {getattr(p, 'title', '')}")
+    from hardware.errors import HardwareError
+    try:
+        profiles = load_profiles_with_origin()
+    except HardwareError as e:
+        return _err(str(e), 1)
+    for name, (p, origin) in profiles.items():
+        print(f"{name:<26} {p.title}  [{origin}]")
     return 0
 
 

@@ -12,10 +12,12 @@ tables and diagrams in ``wiring/`` are generated from it
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 from companion.io import Key
 
@@ -184,10 +186,57 @@ def _load(text: str) -> dict[str, BoardProfile]:
     return {name: _profile(name, d) for name, d in data.items()}
 
 
+def user_board_files() -> list[Path]:
+    """The user's boards.toml files, in the order they apply (a later one wins):
+    /etc/companion/boards.toml, then $XDG_CONFIG_HOME (~/.config)/companion/boards.toml."""
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return [Path("/etc/companion/boards.toml"), Path(config_home) / "companion" / "boards.toml"]
+
+
+def _merge(base: dict, over: dict) -> dict:
+    """``over`` on top of ``base``: tables merge key by key, anything else replaces."""
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def load_profiles_with_origin() -> dict[str, tuple[BoardProfile, str]]:
+    """Every profile with where it comes from: the package's boards.toml, then
+    the user's files (user_board_files), which add profiles or override the
+    settings they name (e.g. only ``[diy.display] address = 0x3D``)."""
+    text = resources.files("hardware").joinpath("boards.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    origin = {name: "package" for name in data}
+    for path in user_board_files():
+        try:
+            user = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+            raise HardwareError(f"{path}: {e}") from None
+        for name, d in user.items():
+            if not isinstance(d, dict):
+                raise HardwareError(f"{path}: {name!r} must be a table ([{name}])")
+            data[name] = _merge(data[name], d) if name in data else d
+            origin[name] = f"{origin[name]} + {path}" if name in origin else str(path)
+    out = {}
+    for name, d in data.items():
+        try:
+            prof = _profile(name, d)
+        except HardwareError as e:
+            raise HardwareError(f"{e} (from {origin[name]})") from None
+        except (TypeError, ValueError, AttributeError) as e:
+            raise HardwareError(f"boards.toml: [{name}] has a bad value: {e} (from {origin[name]})") from None
+        out[name] = (prof, origin[name])
+    return out
+
+
 def load_profiles(text: str | None = None) -> dict[str, BoardProfile]:
-    """Every profile in boards.toml (or in ``text``), by name, in file order."""
+    """Every profile in boards.toml (or in ``text``), by name, in file order;
+    without ``text``, with the user's boards.toml files applied."""
     if text is None:
-        text = resources.files("hardware").joinpath("boards.toml").read_text(encoding="utf-8")
+        return {name: p for name, (p, _) in load_profiles_with_origin().items()}
     return dict(_load(text))
 
 

@@ -1,0 +1,90 @@
+"""User boards.toml files (/etc/companion, ~/.config/companion) add or
+override board profiles without editing the package (issue 16)."""
+from __future__ import annotations
+
+import pytest
+
+from companion import cli
+from hardware import profiles
+from hardware.errors import HardwareError
+
+SH1106 = """
+[diy.display]
+address = 0x3D
+
+[my-sh1106]
+title = "My SH1106 module"
+
+[my-sh1106.display]
+driver = "sh1106"
+bus = "i2c"
+address = 0x3C
+
+[[my-sh1106.buttons]]
+name = "UP"
+pin = 17
+key = "up"
+mode = "press"
+
+[[my-sh1106.buttons]]
+name = "DOWN"
+pin = 27
+key = "down"
+mode = "press"
+
+[[my-sh1106.buttons]]
+name = "OK"
+pin = 22
+key = "ok"
+
+[[my-sh1106.buttons]]
+name = "BACK"
+pin = 23
+key = "back"
+"""
+
+
+@pytest.fixture
+def user_file(tmp_path, monkeypatch):
+    path = tmp_path / "companion" / "boards.toml"
+    path.parent.mkdir()
+    monkeypatch.setattr(profiles, "user_board_files", lambda: [tmp_path / "etc-none.toml", path])
+    return path
+
+
+def test_without_user_files_the_package_profiles(user_file):
+    got = profiles.load_profiles_with_origin()
+    assert {origin for _, origin in got.values()} == {"package"}
+    assert got["diy"][0].display.address == 0x3C
+
+
+def test_user_file_overrides_a_setting_and_adds_a_profile(user_file):
+    user_file.write_text(SH1106)
+    got = profiles.load_profiles_with_origin()
+    diy, origin = got["diy"]
+    assert diy.display.address == 0x3D and diy.display.driver == "ssd1306"
+    assert origin == f"package + {user_file}"
+    mine, origin = got["my-sh1106"]
+    assert mine.display.driver == "sh1106" and origin == str(user_file)
+    assert profiles.get_profile("my-sh1106").display.driver == "sh1106"
+
+
+def test_boards_command_shows_the_origin(user_file, capsys):
+    user_file.write_text(SH1106)
+    assert cli.main(["boards"]) == 0
+    out = capsys.readouterr().out
+    assert "my-sh1106" in out and f"[{user_file}]" in out and "[package]" in out
+
+
+def test_bad_user_file_is_named(user_file, capsys):
+    user_file.write_text("[diy.display]\naddress = \n")
+    with pytest.raises(HardwareError, match=str(user_file)):
+        profiles.load_profiles_with_origin()
+    assert cli.main(["boards"]) == 1
+    assert str(user_file) in capsys.readouterr().err
+
+
+def test_bad_value_says_where_it_came_from(user_file):
+    user_file.write_text('[diy.display]\ndriver = "st7735"\n')
+    with pytest.raises(HardwareError, match="from package \\+ "):
+        profiles.load_profiles_with_origin()
