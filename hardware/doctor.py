@@ -80,10 +80,23 @@ def _check_node(r: Report, path: str, group: str, what: str, enable: str) -> boo
     return True
 
 
+def i2c_clock_hz(port: int, dt_root: str = "/proc/device-tree") -> int | None:
+    """The I2C bus clock the device tree sets for bus ``port`` (aliases/i2cN ->
+    its node's clock-frequency, a big-endian u32), or None when not found."""
+    try:
+        with open(os.path.join(dt_root, "aliases", f"i2c{port}"), "rb") as f:
+            node = f.read().rstrip(b"\0").decode("ascii").lstrip("/")
+        with open(os.path.join(dt_root, node, "clock-frequency"), "rb") as f:
+            raw = f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int.from_bytes(raw[:4], "big") if len(raw) >= 4 else None
+
+
 def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_root: str = "/dev",
-           pin_factory=None, serial=None) -> int:
+           pin_factory=None, serial=None, dt_root: str = "/proc/device-tree") -> int:
     """Check ``profile`` on this machine; print what to fix; 0 only if all is well.
-    ``dev_root``, ``pin_factory`` and ``serial`` exist for tests."""
+    ``dev_root``, ``dt_root``, ``pin_factory`` and ``serial`` exist for tests."""
     r = Report(out)
     spec = profile.display
     out(f"companion doctor: {profile.name} - {profile.title}")
@@ -95,6 +108,15 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
         bus_ok = _check_node(r, node, "i2c", "the I2C bus",
                              "Fix: sudo raspi-config > Interface Options > I2C > Yes, then reboot "
                              "(or 'dtparam=i2c_arm=on' in /boot/firmware/config.txt).")
+        hz = i2c_clock_hz(spec.port, dt_root)
+        if hz is None:
+            r.note(f"I2C bus clock: not found in the device tree ({dt_root})")
+        elif hz < 400_000:
+            r.note(f"I2C bus clock is {hz // 1000} kHz: 400 kHz redraws the screen 4 times faster.\n"
+                   f"Fix: 'dtparam=i2c_arm_baudrate=400000' in /boot/firmware/config.txt, then reboot "
+                   f"(wiring/pi-setup.md)")
+        else:
+            r.ok(f"I2C bus clock is {hz // 1000} kHz")
     else:
         bus_ok = _check_node(r, node, "spi", "the SPI bus",
                              "Fix: sudo raspi-config > Interface Options > SPI > Yes, then reboot "
@@ -158,6 +180,8 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
             else:
                 r.ok(f"{len(b.buttons)} buttons claimed, all released: "
                      + ", ".join(f"{s.name}=GPIO{s.pin}" for s in profile.buttons))
+            if b.buttons:
+                r.ok(f"pin factory in use: {type(b.buttons[0].pin_factory).__name__}")
     except HardwareError as e:
         busy = any(w in str(e).lower() for w in ("in use", "busy", "already"))
         r.fix(str(e) + ("\nIf the companion service is running, stop it first: sudo systemctl stop companion"

@@ -88,3 +88,35 @@ def test_bad_value_says_where_it_came_from(user_file):
     user_file.write_text('[diy.display]\ndriver = "st7735"\n')
     with pytest.raises(HardwareError, match="from package \\+ "):
         profiles.load_profiles_with_origin()
+
+
+def _device_tree(root, hz):
+    (root / "aliases").mkdir(parents=True)
+    (root / "aliases" / "i2c1").write_bytes(b"/soc/i2c@7e804000\0")
+    node = root / "soc" / "i2c@7e804000"
+    node.mkdir(parents=True)
+    (node / "clock-frequency").write_bytes(hz.to_bytes(4, "big"))
+
+
+@pytest.mark.parametrize("hz,advice", [(100_000, True), (400_000, False)])
+def test_doctor_reads_the_i2c_clock_and_names_the_pin_factory(tmp_path, hz, advice):
+    from gpiozero.pins.mock import MockFactory
+    from hardware.doctor import doctor, i2c_clock_hz
+    dev, dt = tmp_path / "dev", tmp_path / "dt"
+    dev.mkdir()
+    (dev / "i2c-1").write_bytes(b"")
+    (dev / "gpiochip0").write_bytes(b"")
+    _device_tree(dt, hz)
+    assert i2c_clock_hz(1, str(dt)) == hz
+    lines: list[str] = []
+    doctor(profiles.get_profile("diy"), out=lines.append, dev_root=str(dev), dt_root=str(dt),
+           pin_factory=MockFactory())
+    text = "\n".join(lines)
+    assert f"I2C bus clock is {hz // 1000} kHz" in text
+    assert ("i2c_arm_baudrate=400000" in text) is advice
+    assert "pin factory in use: MockFactory" in text
+
+
+def test_i2c_clock_absent_is_none(tmp_path):
+    from hardware.doctor import i2c_clock_hz
+    assert i2c_clock_hz(1, str(tmp_path)) is None
