@@ -232,6 +232,11 @@ def load_profiles_with_origin() -> dict[str, tuple[BoardProfile, str]]:
     return out
 
 
+def package_profiles() -> dict[str, BoardProfile]:
+    """The profiles shipped in the package's boards.toml only (wiring/ is generated from these)."""
+    return dict(_load(resources.files("hardware").joinpath("boards.toml").read_text(encoding="utf-8")))
+
+
 def load_profiles(text: str | None = None) -> dict[str, BoardProfile]:
     """Every profile in boards.toml (or in ``text``), by name, in file order;
     without ``text``, with the user's boards.toml files applied."""

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from .profiles import GROUND_PINS, HEADER, BoardProfile, load_profiles
+from .profiles import GROUND_PINS, HEADER, BoardProfile, package_profiles
 
 WIRING_DIR = Path(__file__).resolve().parent.parent / "wiring"
 BCM_OF = {phys: bcm for bcm, phys in HEADER.items()}
@@ -117,9 +117,10 @@ def svg(p: BoardProfile) -> str:
 
 
 def render_all() -> dict[str, str]:
-    """File name (in wiring/) -> content, for every profile."""
+    """File name (in wiring/) -> content, for every profile the package ships
+    (a user's boards.toml never changes the committed wiring/)."""
     files: dict[str, str] = {}
-    for name, p in load_profiles().items():
+    for name, p in package_profiles().items():
         files[f"{name}.md"] = markdown(p)
         files[f"{name}.svg"] = svg(p)
     return files

@@ -120,3 +120,11 @@ def test_doctor_reads_the_i2c_clock_and_names_the_pin_factory(tmp_path, hz, advi
 def test_i2c_clock_absent_is_none(tmp_path):
     from hardware.doctor import i2c_clock_hz
     assert i2c_clock_hz(1, str(tmp_path)) is None
+
+
+def test_wiring_is_generated_from_the_package_profiles_only(user_file):
+    from hardware import wiring_gen
+    user_file.write_text(SH1106)
+    files = wiring_gen.render_all()
+    assert "my-sh1106.md" not in files and "diy.md" in files
+    assert "at 0x3C." in files["diy.md"] and "at 0x3D." not in files["diy.md"]
