@@ -10,7 +10,7 @@ import pytest
 from companion.io import Key
 from hardware import wiring_gen
 from hardware.errors import HardwareError
-from hardware.profiles import HEADER, get_profile, load_profiles
+from hardware.profiles import HEADER, get_profile, load_profiles, package_profiles
 
 WIRING = Path(__file__).resolve().parent.parent / "wiring"
 
@@ -29,8 +29,10 @@ KEYS = {
 }
 
 
-def test_three_profiles():
-    assert list(load_profiles()) == ["adafruit-oled-bonnet", "waveshare-oled-hat-1.3", "diy"]
+def test_the_packaged_profiles():
+    assert list(package_profiles()) == ["adafruit-oled-bonnet", "waveshare-oled-hat-1.3", "diy", "diy-sh1106"]
+    assert package_profiles()["diy-sh1106"].display.driver == "sh1106"
+    assert package_profiles()["diy-sh1106"].buttons == package_profiles()["diy"].buttons
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
@@ -43,7 +45,8 @@ def test_pins_match_the_issue(name):
 
 
 def test_displays():
-    bonnet, hat, diy = (get_profile(n).display for n in load_profiles())
+    bonnet, hat, diy, diy_sh1106 = (p.display for p in package_profiles().values())
+    assert (diy_sh1106.driver, diy_sh1106.bus, diy_sh1106.address) == ("sh1106", "i2c", 0x3C)
     assert (bonnet.driver, bonnet.bus, bonnet.port, bonnet.address) == ("ssd1306", "i2c", 1, 0x3C)
     assert (hat.driver, hat.bus, hat.port, hat.device, hat.dc, hat.rst) == ("sh1106", "spi", 0, 0, 24, 25)
     assert (diy.driver, diy.bus, diy.address) == ("ssd1306", "i2c", 0x3C)
