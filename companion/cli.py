@@ -308,7 +308,8 @@ def cmd_history(args) -> int:
             # a game finished by its rules says who won (not "open"); an unreadable one says so
             result = session_summary(journal, s).result_text()
             print(f"{s.id:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
-                  f"{s.events:>5} events  {result}")
+                  f"{s.events:>5} events  {result}"
+                  f"{'  damaged: replay stops at the damage' if s.damaged else ''}")
     return 0
 
 

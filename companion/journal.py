@@ -72,6 +72,16 @@ class SessionInfo:
     last_time: str
     events: int
     ended: bool
+    damaged: bool = False  # an event's stored text is unreadable: replay stops before it
+
+
+def _decode(payload: Any) -> dict[str, Any] | None:
+    """A stored payload as a dict, or None when its text is damaged (F1)."""
+    try:
+        data = json.loads(payload)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def check_file(path: str) -> None:
@@ -203,11 +213,26 @@ class Journal:
     # ------------------------------------------------------------ reading
 
     def events(self, session: int) -> list[Event]:
-        """The session's events after its ``start``, in order."""
-        rows = self._db.execute(
+        """The session's events after its ``start``, in order.
+
+        A damaged event (unreadable stored text) ends the list: the intact
+        part before it is returned and can be played on; see ``damaged``."""
+        out = []
+        for seq, typ, payload, t in self._rows(session):
+            data = _decode(payload)
+            if data is None or not isinstance(typ, str) or not isinstance(t, str):
+                break
+            out.append(Event(seq, typ, data, t))
+        return out
+
+    def _rows(self, session: int) -> list[tuple]:
+        return self._db.execute(
             "SELECT seq, type, payload, time FROM events WHERE session=? AND seq<>? ORDER BY seq",
             (session, session)).fetchall()
-        return [Event(seq, typ, json.loads(payload), t) for seq, typ, payload, t in rows]
+
+    def damaged(self, session: int) -> bool:
+        """Whether one of the session's events has unreadable stored text."""
+        return len(self.events(session)) != len(self._rows(session))
 
     def session(self, session: int) -> SessionInfo:
         for s in self.sessions(where_id=session):
@@ -217,7 +242,7 @@ class Journal:
     def sessions(self, *, where_id: int | None = None) -> list[SessionInfo]:
         """Every session, newest first."""
         q = ("SELECT s.seq, s.payload, s.time, MAX(e.time), COUNT(e.seq) - 1,"
-             " SUM(e.type = 'end') FROM events s JOIN events e ON e.session = s.seq"
+             " SUM(e.type = 'end'), SUM(NOT json_valid(e.payload)) FROM events s JOIN events e ON e.session = s.seq"
              " WHERE s.type = 'start'")
         args: tuple = ()
         if where_id is not None:
@@ -225,9 +250,11 @@ class Journal:
             args = (where_id,)
         q += " GROUP BY s.seq ORDER BY s.seq DESC"
         out = []
-        for sid, payload, created, last, n, ended in self._db.execute(q, args):
-            p = json.loads(payload)
-            out.append(SessionInfo(sid, p["game"], p.get("setup", {}), created, last, n, bool(ended)))
+        for sid, payload, created, last, n, ended, bad in self._db.execute(q, args).fetchall():
+            p = _decode(payload)
+            if p is None or not isinstance(p.get("game"), str) or not isinstance(p.get("setup", {}), dict):
+                continue  # a damaged start: nothing of the session can be replayed; the others are untouched
+            out.append(SessionInfo(sid, p["game"], p.get("setup", {}), created, last, n, bool(ended), bool(bad)))
         return out
 
     def count(self) -> int:

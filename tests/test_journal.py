@@ -82,3 +82,47 @@ def test_write_failure_raises_and_keeps_nothing_half_written(tmp_path):
         j.append(sid, "move", {"move": "roll"})
     j._db.execute("PRAGMA query_only=OFF")
     assert j.events(sid) == []
+
+
+def _damage_payload(path, needle: bytes, at: int = 0) -> None:
+    """Flip one byte inside an event's stored text on disk (F1): the file still passes quick_check."""
+    data = bytearray(open(path, "rb").read())
+    i = data.index(needle) + at
+    data[i] = ord("\x01")
+    open(path, "wb").write(bytes(data))
+
+
+def _checkpointed_journal(path):
+    j = Journal(path)
+    a = j.start_session("die", {})
+    j.append(a, "move", {"move": "roll"})
+    b = j.start_session("die", {"note": "second"})
+    for face in ("face S", "face M", "face L"):
+        j.append(b, "move", {"move": face})
+    c = j.start_session("die", {})
+    j.append(c, "move", {"move": "roll"})
+    j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    j.close()
+    return a, b, c
+
+
+def test_f1_a_damaged_event_ends_only_its_sessions_replay(tmp_path):
+    path = str(tmp_path / "j.db")
+    a, b, c = _checkpointed_journal(path)
+    _damage_payload(path, b'"face M"', 2)
+    j = Journal(path)
+    assert j._db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    assert [e.data["move"] for e in j.events(b)] == ["face S"]  # the intact part, up to the damage
+    assert j.damaged(b) and j.session(b).damaged
+    assert not j.damaged(a) and not j.session(c).damaged
+    assert [e.data for e in j.events(a)] == [{"move": "roll"}] == [e.data for e in j.events(c)]
+    j.close()
+
+
+def test_f1_a_damaged_start_loses_only_that_session(tmp_path):
+    path = str(tmp_path / "j.db")
+    a, b, c = _checkpointed_journal(path)
+    _damage_payload(path, b'"note"', 0)
+    j = Journal(path)
+    assert [s.id for s in j.sessions()] == [c, a]
+    j.close()
