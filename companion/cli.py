@@ -23,7 +23,7 @@ import time
 from typing import Sequence
 
 from . import __version__
-from .errors import CompanionError, ConfigError, NotAJournalError, RecordError
+from .errors import CompanionError, ConfigError, JournalError, NotAJournalError, RecordError
 
 
 def _err(msg: str, code: int = 2) -> int:
@@ -44,11 +44,19 @@ def open_journal(path: str | None):
     try:
         return Journal(path)
     except NotAJournalError as e:
+        # Only a file certainly not a journal gets here: a busy or locked one
+        # raised JournalBusyError instead and is never moved (F4). The name
+        # carries the pid and is checked, so two processes never collide.
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = f"{path}.bad-{stamp}"
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(path + suffix):
-                os.replace(path + suffix, aside + suffix)
+        aside, n = f"{path}.bad-{stamp}-{os.getpid()}", 1
+        while any(os.path.lexists(aside + s) for s in ("", "-wal", "-shm")):
+            aside, n = f"{path}.bad-{stamp}-{os.getpid()}-{n}", n + 1
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.lexists(path + suffix):
+                    os.replace(path + suffix, aside + suffix)
+        except OSError as oe:
+            raise JournalError(f"{e}; it could not be moved aside ({oe.strerror})") from None
         print(f"companion: {e}\ncompanion: it was kept as {aside}; a new journal was started.", file=sys.stderr)
         return Journal(path)
 
@@ -180,7 +188,7 @@ def run_board(args, board: str) -> int:
     inputs: queue.Queue = queue.Queue()
     try:
         app = build_app(args)
-    except (ConfigError, NotAJournalError) as e:
+    except (ConfigError, JournalError) as e:
         return _err(str(e))
     try:
         b = open_board(board, post=inputs.put, rotation=app.settings.rotation,
@@ -266,7 +274,7 @@ def cmd_export(args) -> int:
         return _err("--format png needs -o FILE.png")
     try:
         journal = Journal(args.journal) if args.journal else open_journal(None)
-    except NotAJournalError as e:
+    except JournalError as e:
         return _err(str(e))
     try:
         try:
@@ -297,7 +305,7 @@ def cmd_history(args) -> int:
     from .journal import Journal
     try:
         journal = Journal(args.journal) if args.journal else open_journal(None)
-    except NotAJournalError as e:
+    except JournalError as e:
         return _err(str(e))
     with journal:
         sessions = journal.sessions()
@@ -405,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.keys = ""
     try:
         return COMMANDS[args.command](args)
-    except NotAJournalError as e:
+    except JournalError as e:
         return _err(str(e))
     except CompanionError as e:
         return _err(str(e))

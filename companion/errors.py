@@ -8,7 +8,7 @@ from __future__ import annotations
 __all__ = [
     "CompanionError", "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
     "SetupError", "RecordError", "JournalError", "NotAJournalError", "JournalWriteError",
-    "StaleSessionError", "ConfigError",
+    "StaleSessionError", "JournalBusyError", "ConfigError",
 ]
 
 
@@ -51,6 +51,10 @@ class NotAJournalError(JournalError):
 
 class JournalWriteError(JournalError):
     """An event could not be made durable (disk full, read-only); it was not accepted."""
+
+
+class JournalBusyError(JournalError):
+    """Another process holds the journal locked (F4): retry later; it is never moved aside."""
 
 
 class StaleSessionError(JournalError):

@@ -26,7 +26,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from .errors import JournalWriteError, NotAJournalError, StaleSessionError
+from .errors import JournalBusyError, JournalWriteError, NotAJournalError, StaleSessionError
 from .records import Event
 
 APPLICATION_ID = 0x50594443  # "PYDC"
@@ -122,6 +122,11 @@ class Journal:
             self._init_schema()  # reads first: a foreign file is refused before anything is written
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+        except sqlite3.OperationalError as e:
+            self._close_quietly()
+            if _is_busy(e):
+                raise JournalBusyError(f"{path} is in use by another process; try again shortly") from None
+            raise NotAJournalError(f"{path} is not a usable companion journal ({e}); it was left untouched") from None
         except sqlite3.DatabaseError as e:
             self._close_quietly()
             raise NotAJournalError(f"{path} is not a usable companion journal ({e}); it was left untouched") from None
@@ -271,6 +276,15 @@ class Journal:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _is_busy(e: sqlite3.Error) -> bool:
+    """A lock held by another connection (F4), not damage: SQLITE_BUSY or SQLITE_LOCKED."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    msg = str(e).lower()
+    return "locked" in msg or "busy" in msg
 
 
 def _write_reason(e: sqlite3.Error) -> str:

@@ -126,3 +126,35 @@ def test_f1_a_damaged_start_loses_only_that_session(tmp_path):
     j = Journal(path)
     assert [s.id for s in j.sessions()] == [c, a]
     j.close()
+
+
+def test_f4_a_locked_journal_is_in_use_never_moved_aside(tmp_path, monkeypatch):
+    from companion.cli import open_journal
+    from companion.errors import JournalBusyError
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    path = str(tmp_path / "journal.db")
+    j = Journal(path)
+    sid = j.start_session("die", {})
+    j.close()
+    holder = sqlite3.connect(path)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(JournalBusyError, match="in use by another process"):
+            open_journal(None)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert not any(".bad-" in n for n in os.listdir(tmp_path))
+    with open_journal(None) as j:
+        assert [s.id for s in j.sessions()] == [sid]
+
+
+def test_f4_names_moved_aside_never_collide(tmp_path, monkeypatch):
+    from companion.cli import open_journal
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    for _ in range(3):
+        (tmp_path / "journal.db").write_bytes(b"not a journal at all")
+        open_journal(None).close()
+    kept = [n for n in os.listdir(tmp_path) if ".bad-" in n]
+    assert len(kept) == 3 and all((tmp_path / n).read_bytes() == b"not a journal at all" for n in kept)
