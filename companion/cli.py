@@ -61,6 +61,12 @@ def open_journal(path: str | None):
         return Journal(path)
 
 
+def _read_only_journal(path: str | None):
+    """history and export never create, move or write a journal (issue 14, F4)."""
+    from .journal import Journal, default_path
+    return Journal(path or default_path(), read_only=True)
+
+
 def build_app(args, *, rng=None):
     import random
     from . import config
@@ -266,14 +272,13 @@ def describe_result(result) -> str:
 def cmd_export(args) -> int:
     """A session as its JSON record, a CSV of scores per turn, or a PNG score sheet (needs -o)."""
     from . import export
-    from .journal import Journal
     from .records import dumps
     fmt = args.format
     to_file = bool(args.output) and args.output != "-"
     if fmt == "png" and not to_file:
         return _err("--format png needs -o FILE.png")
     try:
-        journal = Journal(args.journal) if args.journal else open_journal(None)
+        journal = _read_only_journal(args.journal)
     except JournalError as e:
         return _err(str(e))
     try:
@@ -302,9 +307,12 @@ def cmd_export(args) -> int:
 
 def cmd_history(args) -> int:
     from .ui.screens import title_of
-    from .journal import Journal
+    from .journal import default_path
     try:
-        journal = Journal(args.journal) if args.journal else open_journal(None)
+        if not args.journal and not os.path.lexists(default_path()):
+            print("no sessions yet")
+            return 0
+        journal = _read_only_journal(args.journal)
     except JournalError as e:
         return _err(str(e))
     with journal:

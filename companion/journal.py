@@ -26,7 +26,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from .errors import JournalBusyError, JournalWriteError, NotAJournalError, StaleSessionError
+from .errors import JournalBusyError, JournalError, JournalWriteError, NotAJournalError, StaleSessionError
 from .records import Event
 
 APPLICATION_ID = 0x50594443  # "PYDC"
@@ -111,17 +111,32 @@ class Journal:
     2
     """
 
-    def __init__(self, path: str, *, clock: Callable[[], str] = utc_now):
+    def __init__(self, path: str, *, clock: Callable[[], str] = utc_now, read_only: bool = False):
+        """``read_only``: for history, export and replay (issue 14, F4/F7): the
+        file must exist; nothing is created, moved or written."""
         self.path = path
         self.clock = clock
+        self.read_only = read_only
+        if read_only and path != ":memory:" and not os.path.isfile(path):
+            raise NotAJournalError(f"no journal at {path}")
         if path != ":memory:":
             check_file(path)
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            if not read_only:
+                try:
+                    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                except OSError as e:
+                    raise JournalError(f"cannot create the journal's folder for {path}: {e.strerror}") from None
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if read_only and path != ":memory:":
+                from urllib.parse import quote
+                self._db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
+                                           isolation_level=None, check_same_thread=False)
+            else:
+                self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._init_schema()  # reads first: a foreign file is refused before anything is written
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            if not read_only:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
         except sqlite3.OperationalError as e:
             self._close_quietly()
             if _is_busy(e):
@@ -141,6 +156,8 @@ class Journal:
         db = self._db
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if app_id == 0 and not tables and self.read_only:
+            raise NotAJournalError(f"{self.path} is an empty file, not a companion journal")
         if app_id == 0 and not tables:
             # A new file: schema and identity are written before WAL is switched
             # on, so they are in the main file's header from the start.

@@ -158,3 +158,20 @@ def test_f4_names_moved_aside_never_collide(tmp_path, monkeypatch):
         open_journal(None).close()
     kept = [n for n in os.listdir(tmp_path) if ".bad-" in n]
     assert len(kept) == 3 and all((tmp_path / n).read_bytes() == b"not a journal at all" for n in kept)
+
+
+def test_f4_read_only_commands_never_create_or_move_a_journal(tmp_path, monkeypatch, capsys):
+    """issue 14 F4/F7: history and export on a missing path create nothing; on a foreign file move nothing."""
+    from companion.cli import main
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    assert main(["history"]) == 0
+    assert main(["history", "--journal", str(tmp_path / "nonexistent" / "zz.db")]) != 0
+    assert main(["export", "1", "--journal", str(tmp_path / "nope.db")]) != 0
+    assert main(["history", "--journal", "/etc/passwd/j.db"]) != 0
+    assert sorted(os.listdir(tmp_path)) == []
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "journal.db").write_bytes(b"garbage")
+    assert main(["history"]) != 0 and main(["export", "1"]) != 0
+    assert os.listdir(tmp_path / "state") == ["journal.db"]
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "no journal at" in err

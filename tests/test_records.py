@@ -67,6 +67,8 @@ def test_export_writes_a_record_that_replays(tmp_path, capsys):
 
 
 def test_export_of_unknown_session_says_so(tmp_path, capsys):
+    from companion.journal import Journal
+    Journal(str(tmp_path / "j.db")).close()  # export only reads: it no longer creates the journal (issue 14)
     assert main(["export", "42", "--journal", str(tmp_path / "j.db")]) == 2
     assert "no session 42" in capsys.readouterr().err
 
