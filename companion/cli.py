@@ -283,6 +283,8 @@ def cmd_export(args) -> int:
         return _err(str(e))
     try:
         try:
+            if not 0 < args.id < 2**63:  # SQLite's integers (issue 14, F7)
+                raise KeyError(args.id)
             info = journal.session(args.id)
         except KeyError:
             return _err(f"no session {args.id} (see: companion history)")
@@ -297,9 +299,10 @@ def cmd_export(args) -> int:
     finally:
         journal.close()
     if to_file:
-        mode = "wb" if isinstance(data, bytes) else "w"
-        with open(args.output, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as f:
-            f.write(data)
+        try:
+            export.write_atomic(args.output, data)
+        except OSError as e:
+            return _err(f"cannot write {args.output}: {e.strerror or e}")
     else:
         sys.stdout.write(data)
     return 0

@@ -332,3 +332,34 @@ def score_sheet_png(summary: GameSummary) -> bytes:
     buf = io.BytesIO()
     score_sheet(summary).save(buf, format="PNG")
     return buf.getvalue()
+
+
+def write_atomic(path: str, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` all or nothing (issue 14, F9): a temporary
+    file beside it, fsync, rename into place, fsync the folder. ``OSError``
+    if it cannot; an existing file is then left as it was."""
+    import os
+    import tempfile
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -308,3 +309,21 @@ def test_sheet_rows_are_numbered_by_turn_in_a_real_game():
         assert turns and turns == sorted(turns) and turns[0] == 1
         states = fold.states
         assert max(turns) == max(st.turn_number() for st in states)
+
+
+def test_f7_f9_export_o_is_atomic_and_bad_paths_or_ids_are_one_line(tmp_path, capsys):
+    """issue 14: -o writes a temp file and renames it; a bad folder or a huge id is a message, not a traceback."""
+    from companion.cli import main
+    from companion.journal import Journal
+    jp = str(tmp_path / "j.db")
+    with Journal(jp) as j:
+        sid = j.start_session("die", {})
+        j.append(sid, "move", {"move": "roll"})
+    out = tmp_path / "game.jsonl"
+    out.write_text("old contents")
+    assert main(["export", str(sid), "--journal", jp, "-o", str(out)]) == 0
+    assert '"roll"' in out.read_text() and not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+    assert main(["export", str(sid), "--journal", jp, "-o", str(tmp_path / "nonexistent" / "x")]) != 0
+    assert main(["export", "99999999999999999999999", "--journal", jp]) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "cannot write" in err and "no session" in err
