@@ -332,6 +332,17 @@ def cmd_history(args) -> int:
     return 0
 
 
+def cmd_backup(args) -> int:
+    """``companion backup DEST``: a consistent copy, safe while the app plays (issue 14, F10)."""
+    try:
+        with _read_only_journal(args.journal) as journal:
+            n = journal.backup(args.dest)
+    except JournalError as e:
+        return _err(str(e))
+    print(f"{n} events copied to {args.dest}")
+    return 0
+
+
 def cmd_boards(args) -> int:
     try:
         from hardware.profiles import load_profiles_with_origin
@@ -409,13 +420,15 @@ def parser() -> argparse.ArgumentParser:
                    help="json: the game record; csv: scores per turn; png: a score sheet (needs -o)")
     e.add_argument("-o", "--output", metavar="FILE")
     sub.add_parser("history", parents=[common], help="list sessions with their ids")
+    b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
+    b.add_argument("dest", metavar="DEST")
     sub.add_parser("boards", parents=[common], help="list board profiles")
     sub.add_parser("doctor", parents=[common], help="check the configured board and say what to fix")
     return p
 
 
 COMMANDS = {None: cmd_run, "sim": cmd_sim, "replay": cmd_replay, "export": cmd_export,
-            "history": cmd_history, "boards": cmd_boards, "doctor": cmd_doctor}
+            "history": cmd_history, "backup": cmd_backup, "boards": cmd_boards, "doctor": cmd_doctor}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -206,6 +206,8 @@ class Journal:
                             json.dumps(data, separators=(",", ":")), SCHEMA_VERSION))
                 out.append(Event(seq, typ, dict(data), t))
             db.execute("COMMIT")
+            if any(e.type == "end" for e in out):
+                self.checkpoint()  # a session's end: its events reach the main file (F10)
         except sqlite3.Error as e:
             if db.in_transaction:
                 try:
@@ -278,6 +280,40 @@ class Journal:
                 continue  # a damaged start: nothing of the session can be replayed; the others are untouched
             out.append(SessionInfo(sid, p["game"], p.get("setup", {}), created, last, n, bool(ended), bool(bad)))
         return out
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the main file (issue 14, F10): after it, losing the
+        ``-wal`` file or copying ``journal.db`` alone loses nothing. False if a
+        reader kept part of it back (tried again at the next checkpoint)."""
+        if self.read_only or self.path == ":memory:":
+            return True
+        try:
+            busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:
+            return False
+        return not busy
+
+    def backup(self, dest: str) -> int:
+        """A consistent copy at ``dest`` through SQLite's backup API, written
+        beside it and renamed into place; returns its number of events."""
+        folder = os.path.dirname(os.path.abspath(dest))
+        tmp = os.path.join(folder, f".{os.path.basename(dest)}.{os.getpid()}.tmp")
+        try:
+            out = sqlite3.connect(tmp)
+            try:
+                self._db.backup(out)
+                out.execute("PRAGMA journal_mode=DELETE")
+                (n,) = out.execute("SELECT COUNT(*) FROM events").fetchone()
+            finally:
+                out.close()
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, dest)
+        except (OSError, sqlite3.Error) as e:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise JournalError(f"cannot back up to {dest}: {getattr(e, 'strerror', None) or e}") from None
+        return n
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]

@@ -175,3 +175,22 @@ def test_f4_read_only_commands_never_create_or_move_a_journal(tmp_path, monkeypa
     assert os.listdir(tmp_path / "state") == ["journal.db"]
     err = capsys.readouterr().err
     assert "Traceback" not in err and "no journal at" in err
+
+
+def test_f10_a_session_end_checkpoints_and_backup_copies_everything(tmp_path):
+    """issue 14 F10: deleting -wal after a session's end, or a backup, loses no event."""
+    from companion.cli import main
+    path = str(tmp_path / "j.db")
+    j = Journal(path)
+    sid = j.start_session("die", {})
+    for _ in range(21):
+        j.append(sid, "move", {"move": "roll"})
+    assert main(["backup", str(tmp_path / "copy.db"), "--journal", path]) == 0  # while the app holds it open
+    j.append(sid, "end", {"reason": "over"})
+    alone = tmp_path / "alone.db"
+    alone.write_bytes(open(path, "rb").read())  # journal.db alone, without its -wal
+    j.close()
+    with Journal(str(alone)) as k:
+        assert len(k.events(sid)) == 22
+    with Journal(str(tmp_path / "copy.db"), read_only=True) as k:
+        assert len(k.events(sid)) == 21
