@@ -117,6 +117,21 @@ def _parse_id(text: str) -> int:
     return int(text)
 
 
+def _hidden(info, e) -> bool:
+    """Hidden information (issue 14, F3): Bottoms Up's secret colours (BU-3)
+    while the session is not over."""
+    move = e.data.get("move") if e.type == "move" else None
+    return not info.ended and isinstance(move, str) and move.split(" ", 1)[0] == "secret"
+
+
+def _public(info, e) -> dict[str, Any]:
+    """An event as the console may show it: a hidden move becomes ``secret ?``."""
+    out = {"session": info.id, **e.to_json()}
+    if _hidden(info, e):
+        out["move"] = "secret ?"
+    return out
+
+
 def _json(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
 
@@ -281,6 +296,9 @@ class Console:
             info = self._info(app, sid)
             if fmt == "json":
                 from .records import dumps
+                if any(_hidden(info, e) for e in app.journal.events(sid)):
+                    raise ConsoleError(f"session {sid} is not over and holds hidden information; "
+                                       "export it when the game has ended")
                 text = dumps(info.game, info.setup, app.journal.events(sid), session=sid, created=info.created)
             else:
                 s = session_summary(app.journal, info)
@@ -301,9 +319,9 @@ class Console:
             since = int(args[1])
 
         def fn(app) -> list[str]:
-            self._info(app, sid)
+            info = self._info(app, sid)
             evs = [e for e in app.journal.events(sid) if e.seq > since]
-            return [f"OK {len(evs)} events", *[_json({"session": sid, **e.to_json()}) for e in evs]]
+            return [f"OK {len(evs)} events", *[_json(_public(info, e)) for e in evs]]
         return self.run(fn)
 
     def cmd_watch(self, args: list[str]) -> list[str]:
@@ -363,7 +381,7 @@ class Console:
                 mark = known[1]
             for e in j.events(info.id):
                 if e.seq > mark:
-                    out.append(_json({"session": info.id, **e.to_json()}))
+                    out.append(_json(_public(info, e)))
                     mark = e.seq
             self._watch_marks[info.id] = (info.events, mark)
         return out

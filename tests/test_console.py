@@ -299,3 +299,20 @@ def test_a_whole_bag_of_ice_game_through_press_then_csv_and_record():
     busts = sum(t.bust for t in st.history)
     assert len(rows) - 1 == len(st.history) and busts > 0  # a row per turn, busts included (B-4)
     assert sum(",bust" in r or "bust" in r.split(",")[4] for r in rows[1:]) >= busts
+
+
+def test_f3_bottoms_up_secrets_never_leave_over_the_console_before_the_end():
+    """issue 14 F3 (BU-3): events, export json and watch hide a secret colour while the game is on."""
+    app, console = make(read_only=True)
+    sid = app.journal.start_session("bottoms_up", {"players": ["A", "B"], "secret": "device"})
+    assert reply(console, "watch")[0].startswith("OK watching")
+    app.journal.append(sid, "move", {"move": "secret R"})
+    watched = "\n".join(console.poll())
+    assert "secret ?" in watched and "secret R" not in watched
+    console.handle("stop")
+    shown = "\n".join(reply(console, f"events {sid}"))
+    assert "secret ?" in shown and "secret R" not in shown
+    assert reply(console, f"export {sid} json")[0].startswith("ERR ")
+    app.journal.append(sid, "end", {"reason": "over"})
+    assert "secret R" in "\n".join(reply(console, f"events {sid}"))  # over: nothing is hidden any more
+    assert "secret R" in "\n".join(reply(console, f"export {sid} json"))
