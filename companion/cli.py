@@ -111,7 +111,10 @@ def cmd_sim(args) -> int:
         img = app.frame()
         if args.screenshot:
             shot = img if args.scale == 1 else img.resize((img.width * args.scale, img.height * args.scale))
-            shot.save(args.screenshot)
+            try:
+                shot.save(args.screenshot)
+            except (OSError, ValueError) as e:  # no such folder, an unknown extension (issue 14, F7)
+                return _err(f"cannot save the screenshot {args.screenshot}: {getattr(e, 'strerror', None) or e}")
         if args.text:
             from .ui.app import frame_to_text
             print(frame_to_text(img))

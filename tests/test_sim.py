@@ -106,3 +106,13 @@ def test_sigkill_mid_session_loses_no_confirmed_event(tmp_path, seed):
     assert main(["sim", "--journal", path, "--keys", "ok", "--text"]) == 0
     j = Journal(path)
     assert len(j.sessions()) == 1  # resumed, not a new session
+
+
+@pytest.mark.parametrize("name", ["nonexistent/x.png", "x.foo"])
+def test_f7_a_bad_screenshot_path_is_one_line(tmp_path, capsys, name):
+    """issue 14 F7: --screenshot to a missing folder or an unknown format: a message, not a traceback."""
+    from companion.cli import main
+    assert main(["sim", "--keys", "", "--journal", str(tmp_path / "j.db"),
+                 "--screenshot", str(tmp_path / name)]) != 0
+    err = capsys.readouterr().err
+    assert "cannot save the screenshot" in err and "Traceback" not in err
