@@ -298,6 +298,20 @@ def report(fig: dict, quick: bool) -> str:
         "I/O wait, not CPU. The scripts are deterministic, so they run `event_cpu_repeats` times and each "
         "event counts with the least CPU time of its runs (as `timeit` does), so that other work on this "
         "shared machine does not count.",
+        "* **Check mode** (`bu_check_slowest_s`, bench/bu_check.py: generated cases and the `HARD` ones) "
+        "searches the active player's choices after a placement (BU-13): positions merged on a canonical "
+        "form, positions a rule proves cannot end with the table's field cut (BU-6, BU-8), breadth first "
+        "for half the budget then best first toward the table's stacks. The budget is counted in "
+        "positions (`max_positions`, 6,000), so an answer does not depend on the machine's load; the "
+        "0.9 s time limit is only a guard. An unfinished case says \"not found up to N choices\", never a "
+        "wrong yes or no. The claim-guided search and the whole-game claim set of issue 15 "
+        "(`bu_check_claims`, `bu_check_p99_s` <= 0.1 s) are not built yet.",
+        "* **Bag of Ice win advice** (B-10): `boi_win_turn_ms` is the 99th percentile of solving one "
+        "two-player turn for the win from the packaged table, in plain Python as on the device, over "
+        "random needs and the largest ones (a game's first turn, needs of 100); the device does it on a "
+        "worker thread after the turn's first frame, so no press waits for it. `boi_win_table_kb` is the "
+        "packaged W(m, o) table for needs up to 100 (16-bit values, CRC), solved once by "
+        "`python -m companion.games.boi_win_build` (numpy, about 12 minutes here).",
         "* **Start-up** is process start to first frame, against a bare `python -c` import of the "
         "dependencies (Pillow, luma.oled, gpiozero, pyserial).",
         "",
