@@ -37,3 +37,22 @@ def test_long_names_are_shortened_to_fit_the_line(tmp_path):
                       random.Random(1))
     label = session_label(app, s.id)
     assert len(label) <= 20 and label.startswith("Bottoms Up: ")
+
+
+def test_a_finished_game_is_left_with_back_ok(tmp_path):
+    # issue 13: leaving a won game took about 7 presses
+    from companion.io import Key
+    from companion.ui.screens import MainMenu, open_session
+
+    app = make_app(tmp_path)
+    s = Session.start(app.journal, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0},
+                      random.Random(1))
+    for m in ["tree", "tree", "triplets", "triplets", "done", "done", "done", "pips 5", "pips 7"]:
+        s.play(m)
+    assert s.finished
+    open_session(app, s.id)
+    while type(app.top).__name__ in ("Report", "Message"):  # the result pages of the last move
+        app.handle(Key.OK)
+    app.handle(Key.BACK)
+    app.handle(Key.OK)
+    assert isinstance(app.top, MainMenu)

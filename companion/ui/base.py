@@ -65,6 +65,9 @@ class SessionScreen(Screen):
             Item("Leave (kept)", lambda a: a.home()),
             Item("End session", lambda a: a.confirm("End this session for good?", self._end)),
         ]
+        if self.session.finished:
+            # a finished game is left with BACK, OK (issue 13): "Leave" comes first
+            items = [Item("Leave", lambda a: a.home())] + [it for it in items if it.label != "Leave (kept)"]
         app.push(Menu(self.session_title(), items))
 
     def _end(self, app: "App") -> None:
