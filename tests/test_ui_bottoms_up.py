@@ -285,8 +285,10 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     st = state(app)
     assert st.pending.kind == "yellow"
     assert_matches_reference(app.frame(), "bu_yellow")
+    # open space first, always in view and said to end the move; the cursor on the first group
     assert [label for label, _ in game_screen(app).rows()] == [
-        "onto A: gS bM", "onto C: yS", "onto D: wS", "open space (lone)"]  # any other group, or open space
+        "open space: ends it", "onto A: gS bM", "onto C: yS", "onto D: wS"]
+    assert game_screen(app).index == 1
     press(app, "left")  # the turn so far
     assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B so far"
     press(app, "back,down,ok")  # gS onto C: C is queued and recalculated (BU-9)

@@ -646,7 +646,10 @@ class BottomsUpScreen(SessionScreen):
         ctx = self.context()
         if ctx != self._ctx:
             self._ctx = ctx
-            self.index = 0
+            st: BottomsUpState = self.state
+            # a yellow choice lists open space first; the cursor starts on the first group
+            yellow = st.pending is not None and st.pending.kind == "yellow" and len(st.pending.options) > 1
+            self.index = 1 if yellow else 0
             self.top = 0
             self.grid = self.make_grid()
 
@@ -670,7 +673,9 @@ class BottomsUpScreen(SessionScreen):
                     out.append((f"{m.color.value:<7}{q}  {st.stash.count(q)} left", m))
                 elif isinstance(m, YellowChoice):
                     if m.target is None:
-                        out.append(("open space (lone)", m))
+                        # first, so it is always in view however many groups there are, and
+                        # said to end the move (BU-9: open space queues nothing; issue 13)
+                        out.insert(0, ("open space: ends it", m))
                     else:
                         tg = st.group(m.target)
                         out.append(("onto " + stack_text(m.target, tg.pieces, ROW_CHARS - 5), m))
