@@ -566,3 +566,43 @@ def test_random_keys_never_crash_and_keep_every_piece(tmp_path, seed):
         st = screens[-1].session.state
         assert sum(len(g.pieces) for g in st.groups) + len(st.stash) + len(st.destroyed) == 90
     assert len(app.resume_session(sid).fold.moves) > 10
+
+
+def test_a_cascade_back_at_a_field_it_had_says_so_BU9(tmp_path):
+    # issue 13: taking the first group at every yellow choice moved pieces between A and B
+    # again and again; the step log now says when the field is back where it was
+    import random
+
+    from companion.engine import pick_chance
+    from companion.games import spec
+    from companion.ui.bottoms_up import turn_log
+
+    setup = {"players": ["A", "B", "C", "D"]}
+    rng = random.Random(0)
+    st = spec("bottoms_up").new(setup)
+    moves, fields, start = [], [], 0
+    while True:  # the same walk as the search that found it: first group at each yellow choice
+        if st.is_chance_node():
+            m = pick_chance(st, rng)
+        else:
+            opts = list(st.legal_moves())
+            if st.pending is not None and st.pending.kind == "yellow":
+                m = next(o for o in opts if o.target is not None)
+            else:
+                m = rng.choice(opts)
+        if st.pending is None and not st.is_chance_node():
+            start = len(moves)  # a placement starts the turn's log
+        st = st.apply(m)
+        moves.append(str(m))
+        f = tuple(st.field_lines())
+        if st.pending is not None and f in fields:
+            break
+        fields = fields + [f] if st.pending is not None else [f]
+        assert len(moves) < 400
+    from types import SimpleNamespace
+
+    from companion.records import Event, fold
+    played = SimpleNamespace(fold=fold("bottoms_up", setup, [Event(i + 1, "move", {"move": t})
+                                                            for i, t in enumerate(moves)]))
+    lines, _ = turn_log(played, start)
+    assert any("again: open space ends it" in line for line in lines), lines

@@ -402,6 +402,7 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
     end = len(f.moves) if end is None else end
     lines: list[str] = []
     changed: set[str] = set()
+    seen: dict[tuple[str, ...], int] = {}  # the field after each choice of the turn
     for i in range(start, end):
         before, after = f.states[i], f.states[i + 1]
         forced = before.pending is not None and len(before.pending.options) == 1
@@ -415,6 +416,15 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
             first = False
             lines.append(text)
         changed |= set(after.last_changed)
+        field = tuple(after.field_lines())
+        if after.pending is not None and field in seen:
+            # a cascade that comes back to a field it had: say so, open space ends it (BU-9)
+            k = seen[field]
+            lines.append(f"the field is as after choice {k} again: open space ends it" if k
+                         else "the field is as after the placement again: open space ends it")
+        seen.setdefault(field, i - start)
+    live = {g.label for g in f.states[end].groups}
+    return lines, changed & live
     live = {g.label for g in f.states[end].groups}
     return lines, changed & live
 
