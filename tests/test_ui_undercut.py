@@ -221,7 +221,7 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert_matches_reference(app.frame(), "undercut_round_summary")
     press(app, "ok")
     assert isinstance(app.top, Report) and app.top.title == "Only one move"
-    assert app.top.lines == ["P2 TREE +2", "P3 TREE +3"]
+    assert app.top.lines == ["P2 TREE +2", "  back: yL yM yS", "P3 TREE +3", "  back: rL rM rS"]
     press(app, "ok")
     assert isinstance(app.top, UndercutScreen)
     press(app, "right")

@@ -186,6 +186,8 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
         if i > 0 and b.current_player >= 0 and b.forced_move() == m:
             # played by the device: the player had only this move (U-6, U-14 as amended)
             auto_turnins.append(forced_line(b, m))
+            if isinstance(m, TurnIn) and m.pieces:  # which pieces go back to the bag (issue 13)
+                auto_turnins.append(f"  back: {pcs(m.pieces)}")
         if s.after.end_triggered and not b.end_triggered:
             who = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
             why = ("this scoring phase is the last" if b.phase == "scoring"
