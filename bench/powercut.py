@@ -33,8 +33,8 @@ import time
 
 # kind -> (keys from the main menu to start a session, keys used while playing)
 SCRIPTS: dict[str, tuple[str, list[str]]] = {
-    "die": ("down,ok,ok", ["ok"] * 8 + ["hold-back", "down", "ok", "ok"]),
-    "bag": ("down,ok,down,ok,down,ok", ["ok", "ok", "down", "ok", "down", "ok", "ok", "hold-back", "down", "ok", "ok"]),
+    "die": ("down,ok,ok", ["ok"] * 8 + ["hold-back", "ok"]),
+    "bag": ("down,ok,down,ok,down,ok", ["ok", "ok", "down", "ok", "down", "ok", "ok", "hold-back", "ok"]),
     "pick": ("down,ok,down,down,ok,ok", ["ok"] * 5),
 }
 

@@ -4,6 +4,6 @@ from bench.powercut import register
 from bench.scripts_bottoms_up import START as _START, TOUR
 
 START = ",".join(_START)
-PLAY = TOUR + ["ok"] * 10 + ["right", "ok", "back", "ok", "ok", "hold-back", "down", "ok", "ok"]
+PLAY = TOUR + ["ok"] * 10 + ["right", "ok", "back", "ok", "ok", "hold-back", "ok"]
 
 register("bottoms_up", START, PLAY)

@@ -10,7 +10,7 @@ import importlib
 import pkgutil
 
 TOOL_SCRIPTS = {
-    "die": ["down", "ok", "ok"] + ["ok"] * 30 + ["hold-back", "down", "ok", "ok"] + ["ok"] * 10 + ["back"],
+    "die": ["down", "ok", "ok"] + ["ok"] * 30 + ["hold-back", "ok"] + ["ok"] * 10 + ["back"],
     "bag": ["down", "ok", "down", "ok", "ok"] + ["ok", "ok", "down", "ok", "down", "ok", "ok", "down", "down", "ok", "ok"] * 6,
     "menus": ["down", "down", "ok", "back", "down", "down", "down", "ok", "down", "down", "up", "ok", "back",
               "back", "up", "ok", "ok", "back", "ok", "down", "down", "back"],

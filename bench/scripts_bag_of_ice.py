@@ -11,12 +11,12 @@ from bench.scripts import GAME_SCRIPTS
 
 START = ["ok", "down", "ok", "ok", "ok", "ok", "ok"]
 STRETCH = (["ok"] * 5 + ["down", "ok"] + ["ok"] * 4 + ["right", "ok", "ok", "left"]
-           + ["hold-ok", "release"] + ["ok"] * 3 + ["down", "ok", "hold-back", "down", "ok", "ok"])
+           + ["hold-ok", "release"] + ["ok"] * 3 + ["down", "ok", "hold-back", "ok"])
 
 # The power-cut harness (bench/powercut_bag_of_ice.py): from the main menu to
 # a new game, then these keys in a loop.
 POWERCUT_START = "ok,down,ok,ok,ok,ok"
-POWERCUT_PLAY = ["ok"] * 6 + ["down", "ok"] + ["ok"] * 3 + ["right", "ok", "hold-back", "down", "ok", "ok"]
+POWERCUT_PLAY = ["ok"] * 6 + ["down", "ok"] + ["ok"] * 3 + ["right", "ok", "hold-back", "ok"]
 
 
 def bag_of_ice_keys(quick: bool) -> list[str]:

@@ -12,7 +12,7 @@ from bench.scripts import GAME_SCRIPTS
 START = ["ok", "down", "down", "ok", "ok", "ok", "ok"]
 TOUR = ["hold-ok", "release"] * 4 + ["ok"]
 STRETCH = (["ok"] * 12 + ["right", "ok", "ok", "ok", "ok"] + ["back", "ok", "down", "ok"]
-           + ["ok"] * 6 + ["hold-back", "down", "ok", "ok"])
+           + ["ok"] * 6 + ["hold-back", "ok"])
 
 
 def bottoms_up_keys(quick: bool) -> list[str]:

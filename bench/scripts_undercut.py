@@ -9,7 +9,7 @@ marker, pass with the first size, pick the first turn-in), with an undo
 from bench.scripts import GAME_SCRIPTS
 
 START = ["ok", "ok", "ok", "ok", "ok"]
-STRETCH = ["ok"] * 12 + ["right", "ok"] + ["ok"] * 6 + ["hold-back", "down", "ok", "ok"]
+STRETCH = ["ok"] * 12 + ["right", "ok"] + ["ok"] * 6 + ["hold-back", "ok"]
 
 
 def undercut_keys(quick: bool) -> list[str]:

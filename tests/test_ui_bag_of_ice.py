@@ -133,7 +133,7 @@ def test_random_start_is_shown_and_the_table_may_name_one_after_an_undo_B3(tmp_p
     app = make_app(tmp_path / "p", settings=NAMES)
     press(app, "ok,down,ok,ok,ok,down,down,ok,down,ok,up,up,up,ok")  # physical, random: the device picks
     assert moves(app) == [f"start {state(app).start + 1}"] and isinstance(app.top, Report)
-    press(app, "hold-back,down,ok,ok")  # undo: the table names the start player instead
+    press(app, "hold-back,ok")  # undo: the table names the start player instead
     assert state(app).phase == "start"
     assert [r.label for r in game_screen(app).rows()] == ["Ann", "Bob", "Cat", "Device picks"]
     press(app, "down,ok")
@@ -308,7 +308,7 @@ def test_hold_back_on_the_bust_screen_undoes_each_entry(tmp_path):
     draw(app, "M", "gM")
     draw(app, "S/L", "rL")
     assert isinstance(app.top, BustScreen)
-    undo = "hold-back,down,ok,ok"
+    undo = "hold-back,ok"
     phases = []
     for _ in range(4):
         press(app, undo)
@@ -388,7 +388,7 @@ def test_scoreboard_and_turn_history(tmp_path):
 def test_undo_reaches_every_roll_and_draw(tmp_path):
     app = make_app(tmp_path, seed=3, settings=NAMES)
     press(app, VIRTUAL + ",ok")
-    undo = "hold-back,down,ok,ok"  # ask, Yes, dismiss "Undone"
+    undo = "hold-back,ok"  # ask, Yes, dismiss "Undone"
     found_two = False
     for _ in range(40):
         while not isinstance(app.top, BagOfIceScreen):

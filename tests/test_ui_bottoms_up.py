@@ -341,19 +341,17 @@ def test_undo_reaches_every_event(tmp_path):
     press(app, "down,ok,ok")  # green; close the result
     press(app, "hold-back")
     assert isinstance(app.top, Confirm) and "blue turns rS into gS" in app.top.question
-    press(app, "down,ok,ok")
+    press(app, "ok")  # "Undo" is preselected: hold BACK, OK (issue 13)
     assert state(app) == pending
-    press(app, "hold-back,down,ok,ok")  # the placement itself
+    press(app, "hold-back,ok")  # the placement itself
     assert state(app) == opening and isinstance(app.top, BottomsUpScreen)
-    press(app, "hold-back,down,ok,ok")  # P4's opening small
+    press(app, "hold-back,ok")  # P4's opening small
     assert state(app).field_lines() == ["A: rS", "B: gS", "C: yS"] and state(app).active == 3
 
 
 def test_undo_back_to_the_start_shows_the_new_colors_privately(tmp_path):
     app = started(tmp_path)
-    press(app, "hold-back,down,ok")
-    assert isinstance(app.top, Message) and app.top.text == "Undone (4 events)."
-    press(app, "ok")
+    press(app, "hold-back,ok")  # undone at once; the colors are drawn again and said so
     assert isinstance(app.top, Message) and "drawn again" in app.top.text
     press(app, "ok")
     assert isinstance(app.top, SecretTour) and state(app).phase == "opening"

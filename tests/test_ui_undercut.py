@@ -272,7 +272,7 @@ def test_undo_restores_the_position_before_a_random_draw(tmp_path):
     assert len(state(app).bag) == 72
     press(app, "hold-back")
     assert isinstance(app.top, Confirm)
-    press(app, "down,ok,ok")  # Yes, dismiss "Undone"
+    press(app, "ok")  # "Undo" is preselected: hold BACK, OK (issue 13)
     assert state(app) == before and isinstance(app.top, UndercutScreen)
 
 

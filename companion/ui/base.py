@@ -47,12 +47,12 @@ class SessionScreen(Screen):
         if shown is None:
             app.message("Nothing to undo yet.")
             return
-        app.confirm(f"Undo: {shown}?", self._undo)
+        # hold BACK is deliberate: "Undo" is preselected, so hold BACK, OK undoes (issue 13)
+        app.confirm(f"Undo: {shown}?", self._undo, yes="Undo", no="Keep", title="Undo", preselect_yes=True)
 
     def _undo(self, app: "App") -> None:
-        undone = self.session.undo()
-        app.message(f"Undone ({len(undone)} event{'s' if len(undone) != 1 else ''}).", title="Undo",
-                    then=lambda a: self.after_undo(a))
+        self.session.undo()  # the game screen shows the position before it at once
+        self.after_undo(app)
 
     def after_undo(self, app: "App") -> None:
         """Hook after an undo (default: nothing)."""

@@ -270,7 +270,7 @@ class Confirm(Menu):
     """A yes/no question; "No" is preselected so a stray OK is harmless."""
 
     def __init__(self, question: str, on_yes: Callable[["App"], Any], *, yes: str = "Yes", no: str = "No",
-                 title: str = "Confirm"):
+                 title: str = "Confirm", preselect_yes: bool = False):
         self.question = question
         self.on_yes = on_yes
 
@@ -278,7 +278,8 @@ class Confirm(Menu):
             app.pop()
             on_yes(app)
 
-        super().__init__(title, [Item(no, lambda app: app.pop()), Item(yes, do_yes)])
+        super().__init__(title, [Item(no, lambda app: app.pop()), Item(yes, do_yes)],
+                         index=1 if preselect_yes else 0)
 
     def render(self, c: Canvas) -> None:
         c.title(self.title)
