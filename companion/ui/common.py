@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..io import Key
 from ..pieces import Piece
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Menu, NumberPicker, Screen, TextEntry
+from .keyboard import NameKeyboard
+from .widgets import Item, Menu, NumberPicker, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -60,7 +61,8 @@ class PlayersSetup(Menu):
                 a.message(f"{name} is already playing: pick another name")
                 return
             self.names[i] = name
-        app.push(TextEntry(f"Player {i + 1}", self.names[i], set_name))
+        others = tuple(self.names[:i] + self.names[i + 1:])
+        app.push(NameKeyboard(f"Player {i + 1} name", self.names[i], set_name, taken=others))
 
     def _finish(self, app: "App") -> None:
         self.done(app, list(self.names))

@@ -20,7 +20,8 @@ from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen, history_screen
 from .draw import TITLE_H, Canvas
-from .widgets import Item, Menu, NumberPicker, Screen, TextEntry
+from .keyboard import NameKeyboard
+from .widgets import Item, Menu, NumberPicker, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -372,7 +373,8 @@ class PlayerNames(Menu):
             else:
                 new.append(name)
             self._save(a, new)
-        app.push(TextEntry(f"Name {i + 1}", cur, done))
+        app.push(NameKeyboard(f"Name {i + 1}", cur, done,
+                              taken=tuple(n for k, n in enumerate(names) if k != i)))
 
     @staticmethod
     def _save(app: "App", names: list[str]) -> None:
