@@ -4,7 +4,7 @@ A screen draws itself on a ``Canvas`` and handles logical ``Key`` events with
 access to the ``App`` (push, pop, replace, message, confirm, sessions). Every
 widget works with UP, DOWN, OK and BACK alone; LEFT/RIGHT are shortcuts.
 
-Widgets: ``Menu`` (scrolling list), ``NumberPicker``, ``TextEntry``,
+Widgets: ``Menu`` (scrolling list), ``NumberPicker`` (names: ``keyboard.NameKeyboard``),
 ``Confirm``, ``Message``, ``ChoiceList`` (a menu whose items carry values).
 """
 from __future__ import annotations
@@ -176,61 +176,6 @@ class NumberPicker(Screen):
             self.on_done(app, self.value)
         elif key == Key.BACK:
             app.pop()
-
-
-TEXT_CHARS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-'."
-DONE = "\x00"
-
-
-class TextEntry(Screen):
-    """Enter a short name with UP/DOWN/OK/BACK.
-
-    UP/DOWN change the character under the cursor (the last choice, shown as
-    ``[ok]``, finishes), OK accepts it and moves on, BACK deletes the last
-    character (on an empty entry: cancel). LEFT/RIGHT = BACK/OK.
-    """
-
-    def __init__(self, title: str, initial: str, on_done: Callable[["App", str], Any], *, max_len: int = 8):
-        self.title = title
-        self.text = initial[:max_len]
-        self.max_len = max_len
-        self.on_done = on_done
-        self.chars = list(TEXT_CHARS) + [DONE]
-        self.cur = DONE if self.text else "A"
-
-    def render(self, c: Canvas) -> None:
-        c.title(self.title)
-        shown = self.text + ("[ok]" if self.cur == DONE else self.cur)
-        c.big(2, TITLE_H + 4, shown[-10:], 2)
-        x = 2 + 12 * min(len(self.text), 9)
-        if self.cur != DONE:
-            c.d.line((x, TITLE_H + 26, x + 10, TITLE_H + 26), fill=1)
-        c.text(1, 44, "UP/DN letter OK next")
-        c.text(1, 54, "BACK del  [ok]=done")
-
-    def on_key(self, key: Key, app: "App") -> None:
-        i = self.chars.index(self.cur)
-        if key == Key.UP:
-            self.cur = self.chars[(i + 1) % len(self.chars)]
-        elif key == Key.DOWN:
-            self.cur = self.chars[(i - 1) % len(self.chars)]
-        elif key in (Key.OK, Key.RIGHT):
-            if self.cur == DONE:
-                name = self.text.strip()
-                if not name:
-                    app.message("A name needs at least one letter")
-                    return
-                app.pop()
-                self.on_done(app, name)
-            else:
-                self.text += self.cur
-                self.cur = DONE if len(self.text) >= self.max_len else self.cur
-        elif key in (Key.BACK, Key.LEFT):
-            if self.text:
-                self.cur = self.text[-1]
-                self.text = self.text[:-1]
-            else:
-                app.pop()
 
 
 class Message(Screen):
