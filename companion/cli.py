@@ -172,7 +172,8 @@ def _on_sigterm(action) -> None:
 
 def cmd_run(args) -> int:
     from . import config
-    settings, _ = config.load(args.config)
+    # lenient, like build_app: the device starts whatever the settings file holds (issue 14)
+    settings, _, _problems = config.load_lenient(args.config)
     board = args.board or settings.board
     if not board:
         args.keys = None

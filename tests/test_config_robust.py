@@ -46,3 +46,14 @@ def test_the_app_starts_and_shows_what_was_wrong(tmp_path, capsys):
     app = build_app(parser().parse_args(["sim", "--config", str(p), "--journal", str(tmp_path / "k.db")]))
     assert app.top.title == "Settings" and "contrast" in app.top.text  # the first screen says it
     app.journal.close()
+
+
+def test_the_device_command_starts_with_a_bad_settings_file(tmp_path, monkeypatch):
+    # `companion` (no subcommand) read the settings strictly and exited on a typo
+    from companion import cli
+    p = tmp_path / "c.toml"
+    p.write_text("contrast = 'high'\n", encoding="utf-8")
+    started = []
+    monkeypatch.setattr(cli, "cmd_sim", lambda args: started.append(args) or 0)
+    assert main(["--config", str(p), "--journal", str(tmp_path / "j.db")]) == 0
+    assert started
