@@ -39,7 +39,7 @@ from typing import Callable
 
 from ..pieces import DieFace, Size
 from .bag_of_ice import BagOfIceState
-from .boi_odds import CAPS, EPS, N_STATES, STRIDES, Advice, advice_for, counts_of, index_of
+from .boi_odds import CAPS, EPS, N_STATES, STRIDES, Advice, advice_for, bank_score, counts_of, index_of
 
 __all__ = ["MAX_NEED", "TABLE_FILE", "WinAdvice", "applies", "table", "w", "solve_turn", "win_advice",
            "pack_table", "unpack_table", "TableError"]
@@ -105,12 +105,8 @@ def _states() -> list[tuple[int, int, int, int, int, tuple[int, ...]]]:
     """Per drawn multiset, in index order: (bank score, larges, mediums, smalls, index, counts)."""
     out = []
     for idx, cnt in enumerate(product(*(range(c + 1) for c in CAPS))):
-        lY, lG, lC, lP, mY, mG, mC, mP, sY, sG, sC, sP = cnt
-        nl, nm, ns = lY + lG + lC + lP, mY + mG + mC + mP, sY + sG + sC + sP
-        bonus = (10 * (lY and mY and sY and 1) + 5 * (lG and mG and sG and 1)
-                 + 5 * (lC and mC and sC and 1) + 10 * (lP and mP and sP and 1))
-        score = 3 * nl + 2 * nm + ns + 4 * min(nl, nm, ns) + bonus
-        out.append((score, nl, nm, ns, idx, cnt))
+        nl, nm, ns = sum(cnt[0:4]), sum(cnt[4:8]), sum(cnt[8:12])
+        out.append((bank_score(cnt), nl, nm, ns, idx, cnt))
     return out
 
 
@@ -171,9 +167,19 @@ def solve_turn(m: int, o: int, W: Callable[[int, int], float] = w) -> TurnSolve:
     return TurnSolve(m, o, b, V, bank_of[:m])
 
 
-@lru_cache(maxsize=4)
-def _cached_solve(m: int, o: int) -> TurnSolve:
-    return solve_turn(m, o)
+_SOLVED: dict[tuple[int, int], TurnSolve] = {}
+"""The turns solved so far, by (need, opponent's need): a few, the oldest dropped."""
+
+
+def _solve(m: int, o: int) -> TurnSolve:
+    """``solve_turn`` once per (m, o); the app's worker thread fills it, the screen reads it."""
+    solved = _SOLVED.get((m, o))
+    if solved is None:
+        solved = solve_turn(m, o)
+        while len(_SOLVED) >= 4:
+            _SOLVED.pop(next(iter(_SOLVED)), None)
+        _SOLVED[(m, o)] = solved
+    return solved
 
 
 # ---------------------------------------------------------------- advice
@@ -192,18 +198,12 @@ def needs(state: BagOfIceState) -> tuple[int, int]:
 
 def is_solved(state: BagOfIceState) -> bool:
     """The active player's turn is solved already (its advice is a lookup)."""
-    m, o = needs(state)
-    return (m, o) in _solved
-
-
-_solved: set[tuple[int, int]] = set()
+    return needs(state) in _SOLVED
 
 
 def prepare(state: BagOfIceState) -> None:
     """Solve the active player's turn now (the app does this after the turn's first frame)."""
-    m, o = needs(state)
-    _cached_solve(m, o)
-    _solved.add((m, o))
+    _solve(*needs(state))
 
 
 @dataclass(frozen=True)
@@ -234,9 +234,7 @@ def win_advice(state: BagOfIceState) -> WinAdvice:
     """The advice for the win at the active player's decision (``applies`` must hold)."""
     if not applies(state):
         raise ValueError("the win advice needs two players and a target of at most 100 (B-10)")
-    m, o = needs(state)
-    solve = _cached_solve(m, o)
-    _solved.add((m, o))
+    solve = _solve(*needs(state))
     counts = counts_of(state.drawn, state.colors)
     score = advice_for(state)
     per = solve.size_values(counts)
