@@ -16,9 +16,9 @@ every player's name the same way and keeps them distinct from each other.
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable, Sequence
+from typing import Sequence
 
-__all__ = ["NAME_MAX", "clean_name", "short_names", "initials"]
+__all__ = ["NAME_MAX", "clean_name", "short_names"]
 
 NAME_MAX = 12
 
@@ -70,10 +70,3 @@ def short_names(names: Sequence[str], width: int) -> tuple[str, ...]:
                     pick = out[i][: width - len(digit)] + digit
                 out[i] = pick
     return tuple(out)
-
-
-def initials(names: Iterable[str]) -> tuple[str, ...]:
-    """One or two letters per player for the tightest grids, distinct where possible."""
-    names = list(names)
-    one = tuple(n[:1] for n in names)
-    return one if len(set(one)) == len(one) else short_names(names, 2)

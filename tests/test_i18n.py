@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from companion import i18n
 from companion.catalog import problems
-from companion.names import NAME_MAX, clean_name, initials, short_names
+from companion.names import NAME_MAX, clean_name, short_names
 from companion.ui.draw import CLIPS, Canvas, fit
 
 
@@ -64,11 +64,6 @@ def test_short_names_fit_and_stay_distinct(names, width):
     assert len(set(short)) == len(short)
     assert all(s == n for s, n in zip(short, names) if len(n) <= width)
     assert short == short_names(names, width)  # the same cut every time
-
-
-def test_initials_are_distinct_where_possible():
-    assert initials(["Ann", "Bob", "Cy"]) == ("A", "B", "C")
-    assert len(set(initials(["Ann", "Al", "Bob"]))) == 3
 
 
 def test_the_drawing_layer_counts_what_it_cuts():

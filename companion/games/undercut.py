@@ -680,6 +680,8 @@ class UndercutState(State):
     def describe_forced(self, move: Move) -> str:
         """"Bob had only one move: pass, drawing a small" (U-6, U-14 as amended)."""
         who = self.players[self.active] if self.players else "?"
+        if isinstance(move, TurnIn) and len(self.legal_moves()) > 1:  # U-6 as amended 2026-11-24
+            return f"{self.describe(move)} (any order scores the same)"
         if isinstance(move, Pass) and move.seat is None:
             what = f"pass, drawing a {_SIZE_WORD[move.size]}" if move.size else "pass (the bag is empty)"
         elif isinstance(move, Bid) and not move.pieces and move.stack < len(self.stacks):
@@ -691,8 +693,6 @@ class UndercutState(State):
         elif isinstance(move, TurnIn):
             pcs = (" " + " ".join(map(str, move.pieces))) if move.pieces else ""
             what = f"turn in {move.combo}{pcs}: +{self.values[COMBOS.index(move.combo)]}"
-            if len(self.legal_moves()) > 1:
-                return f"{who} turns in {move.combo}{pcs}: +{self.values[COMBOS.index(move.combo)]} (any order scores the same)"
         else:
             what = self.describe(move)
         return f"{who} had only one move: {what}"
