@@ -136,8 +136,10 @@ def run_interactive_sim(app, args) -> int:
     inputs: queue.Queue = queue.Queue()
     display = sim.TerminalDisplay()
     loop = Loop(app, display, inputs, idle_blank_s=app.settings.idle_blank_s)
-    reader = threading.Thread(target=sim.read_terminal_keys, args=(sys.stdin.fileno(), inputs, loop.stop),
-                              daemon=True)
+    fd = sys.stdin.fileno()
+    saved = sim.raw_terminal(fd)  # raw before the first frame: no key typed at once is echoed
+    reader = threading.Thread(target=sim.read_terminal_keys, args=(fd, inputs, loop.stop),
+                              kwargs={"raw": False}, daemon=True)
     _on_sigterm(lambda: inputs.put(STOP))
     reader.start()
     console = _serial_console(args, app, loop)
@@ -148,6 +150,7 @@ def run_interactive_sim(app, args) -> int:
     finally:
         loop.stop.set()
         reader.join(timeout=1)
+        sim.restore_terminal(fd, saved)
         if console:
             console.close()
         sys.stdout.write("\x1b[2J\x1b[H")

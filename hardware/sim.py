@@ -110,14 +110,30 @@ def decode_keys(data: bytes) -> tuple[list[Key | None], bytes]:
     return keys, b""
 
 
-def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event) -> None:
-    """Read keys from a terminal in raw mode and post them; quit posts STOP."""
+def raw_terminal(fd: int) -> list | None:
+    """Put a terminal in raw mode now; the settings to restore (``None`` when
+    ``fd`` is not a terminal). Done before the first frame is drawn, so a key
+    pressed as soon as it shows is never echoed or held in a line buffer."""
     import termios
     import tty
-    old = termios.tcgetattr(fd) if os.isatty(fd) else None
+    if not os.isatty(fd):
+        return None
+    old = termios.tcgetattr(fd)
+    tty.setraw(fd)
+    return old
+
+
+def restore_terminal(fd: int, old: list | None) -> None:
+    import termios
+    if old is not None:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *, raw: bool = True) -> None:
+    """Read keys from a terminal in raw mode and post them; quit posts STOP.
+    ``raw=False``: the caller has already set raw mode (``raw_terminal``)."""
+    old = raw_terminal(fd) if raw else None
     try:
-        if old is not None:
-            tty.setraw(fd)
         pending = b""
         while not stop.is_set():
             r, _, _ = select.select([fd], [], [], 0.2)
@@ -139,8 +155,7 @@ def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event) ->
                     return
                 inputs.put(k)
     finally:
-        if old is not None:
-            termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        restore_terminal(fd, old)
 
 
 def parse_key_list(text: str) -> list[Key]:

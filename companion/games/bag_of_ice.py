@@ -28,6 +28,7 @@ Example::
 """
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -41,6 +42,7 @@ from ..pieces import Bag, Color, DieFace, Piece, Size, die_outcomes
 from .tools import BAG_OF_ICE_COLORS, bag_of_ice_bag
 
 __all__ = [
+    "Phase",
     "SPEC", "BagOfIceState", "new_game", "position", "best_arrangement", "tree_points",
     "Arrangement", "Tree", "TurnResult", "DEFAULT_COLORS", "DEFAULT_TARGET", "TOTAL_PIECES",
     "Roll", "Bank", "Broken", "Face", "PickSize", "Got", "Start", "parse_boi_move",
@@ -304,6 +306,26 @@ class TurnResult:
                 "pieces": [str(p) for p in self.pieces], "bust_on": self.bust_on}
 
 
+class Phase(enum.StrEnum):
+    """What the position waits for. A ``StrEnum``: its value is the word
+    records and ``to_json`` use (record format version 1 unchanged)."""
+
+    START = "start"
+    """chance: the random start player (``start K``)"""
+    ROLLOFF = "rolloff"
+    """chance: each roller's roll-off face (B-3)"""
+    DECIDE = "decide"
+    """the active player rolls or banks (B-4)"""
+    ROLL = "roll"
+    """chance: the die face (B-2)"""
+    SIZE = "size"
+    """the active player picks one of the face's two sizes (B-4)"""
+    DRAW = "draw"
+    """chance: the piece drawn (B-4)"""
+    OVER = "over"
+    """the game is over (B-6)"""
+
+
 @dataclass(frozen=True)
 class BagOfIceState(State):
     """A Bag of Ice position. Immutable; ``apply`` returns a new state.
@@ -319,7 +341,7 @@ class BagOfIceState(State):
     colors: tuple[Color, ...] = DEFAULT_COLORS
     die_source: str = "virtual"
     bag_source: str = "virtual"
-    phase: str = "decide"
+    phase: Phase = Phase.DECIDE
     active: int | None = 0
     start: int | None = 0
     totals: tuple[int, ...] = ()
@@ -347,9 +369,9 @@ class BagOfIceState(State):
 
     @property
     def current_player(self) -> int:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return TERMINAL
-        if self.phase in ("start", "rolloff", "roll", "draw"):
+        if self.phase in (Phase.START, Phase.ROLLOFF, Phase.ROLL, Phase.DRAW):
             return CHANCE
         assert self.active is not None
         return self.active
@@ -358,7 +380,7 @@ class BagOfIceState(State):
         return self.totals
 
     def outcome(self) -> Outcome | None:
-        if self.phase != "over" or self.winner is None:
+        if self.phase != Phase.OVER or self.winner is None:
             return None
         return Outcome(Termination.TARGET, (self.winner,), self.totals,
                        f"{self.players[self.winner]} reached the target {self.target} (B-6)")
@@ -385,7 +407,7 @@ class BagOfIceState(State):
     @property
     def roller(self) -> int | None:
         """The seat whose roll-off roll is awaited (B-3), else ``None``."""
-        if self.phase != "rolloff":
+        if self.phase != Phase.ROLLOFF:
             return None
         done = len(self.rolloff[-1]) if self.rolloff else 0
         return self.contenders[done]
@@ -399,22 +421,22 @@ class BagOfIceState(State):
     # ------------------------------------------------------------ moves
 
     def legal_moves(self) -> list[Move]:
-        if self.phase in ("over",):
+        if self.phase in (Phase.OVER):
             return []
         if self.current_player == CHANCE:
             return [m for m, _ in self.chance_outcomes()]
         extra: list[Move] = [Broken()] if self.physical else []
-        if self.phase == "decide":
+        if self.phase == Phase.DECIDE:
             return [Roll(), Bank(), *extra]
-        assert self.phase == "size" and self.face is not None
+        assert self.phase == Phase.SIZE and self.face is not None
         return [*(PickSize(s) for s in self.face.sizes), *extra]
 
     def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
-        if self.phase == "start":
+        if self.phase == Phase.START:
             return [(Start(i), Fraction(1, self.n)) for i in range(self.n)]
-        if self.phase in ("rolloff", "roll"):
+        if self.phase in (Phase.ROLLOFF, Phase.ROLL):
             return [(Face(f), p) for f, p in die_outcomes()]
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             assert self.size is not None
             return [(Got(p), pr) for p, pr in self.bag.draw_outcomes(self.size)]
         return []
@@ -437,36 +459,36 @@ class BagOfIceState(State):
         }.get(self.phase, "")
 
     def apply(self, move: Move) -> "BagOfIceState":
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalMoveError("the game is over (B-6)")
         if isinstance(move, Broken):
             if not self.physical:
                 raise IllegalMoveError("broken is only for a physical die or bag (B-8)")
-            if self.phase not in ("decide", "roll", "size", "draw"):
+            if self.phase not in (Phase.DECIDE, Phase.ROLL, Phase.SIZE, Phase.DRAW):
                 raise IllegalMoveError(f"no turn to break yet: waiting for {self._expecting()}")
             return self._end_turn(score=0, bust_on="broken")
-        if isinstance(move, Start) and self.phase == "start":
+        if isinstance(move, Start) and self.phase == Phase.START:
             if not 0 <= move.seat < self.n:
                 raise IllegalMoveError(f"there is no seat {move.seat + 1} (seats 1..{self.n})")
             return self._begin(move.seat)
-        if isinstance(move, Face) and self.phase == "rolloff":
+        if isinstance(move, Face) and self.phase == Phase.ROLLOFF:
             return self._rolloff(move.face)
-        if isinstance(move, Roll) and self.phase == "decide":
-            return replace(self, phase="roll")
-        if isinstance(move, Bank) and self.phase == "decide":
+        if isinstance(move, Roll) and self.phase == Phase.DECIDE:
+            return replace(self, phase=Phase.ROLL)
+        if isinstance(move, Bank) and self.phase == Phase.DECIDE:
             return self._end_turn(score=self.turn_score(), bust_on=None)
-        if isinstance(move, Face) and self.phase == "roll":
+        if isinstance(move, Face) and self.phase == Phase.ROLL:
             if len(move.face.sizes) == 1:
-                return replace(self, phase="draw", face=move.face, size=move.face.sizes[0])
-            return replace(self, phase="size", face=move.face, size=None)
-        if isinstance(move, PickSize) and self.phase == "size":
+                return replace(self, phase=Phase.DRAW, face=move.face, size=move.face.sizes[0])
+            return replace(self, phase=Phase.SIZE, face=move.face, size=None)
+        if isinstance(move, PickSize) and self.phase == Phase.SIZE:
             assert self.face is not None
             if move.size not in self.face.sizes:
                 raise IllegalMoveError(
                     f"the face {self.face} shows {' and '.join(_SIZE_WORD[s] for s in self.face.sizes)}, "
                     f"not {_SIZE_WORD[move.size]} (B-4)")
-            return replace(self, phase="draw", size=move.size)
-        if isinstance(move, Got) and self.phase == "draw":
+            return replace(self, phase=Phase.DRAW, size=move.size)
+        if isinstance(move, Got) and self.phase == Phase.DRAW:
             return self._draw(move.piece)
         raise IllegalMoveError(f"{move} is not possible now: waiting for {self._expecting()}")
 
@@ -482,7 +504,7 @@ class BagOfIceState(State):
             raise IllegalMoveError(f"no {piece} left in the bag: already drawn this turn (B-1)")
         if piece.color == self.colors[0]:
             return self._end_turn(score=0, bust_on=str(piece), last=piece)
-        return replace(self, phase="decide", drawn=self.drawn + (piece,),
+        return replace(self, phase=Phase.DECIDE, drawn=self.drawn + (piece,),
                        bag=self.bag.remove(piece), face=None, size=None)
 
     def _end_turn(self, score: int, bust_on: str | None, last: Piece | None = None) -> "BagOfIceState":
@@ -494,13 +516,13 @@ class BagOfIceState(State):
         s = replace(self, totals=tuple(totals), history=self.history + (result,), face=None, size=None)
         if bust_on is None and totals[self.active] >= self.target:
             # B-6: the game ends at once; the winning turn's pieces stay on show
-            return replace(s, phase="over", winner=self.active)
+            return replace(s, phase=Phase.OVER, winner=self.active)
         # B-7: every drawn piece goes back to the bag
-        return replace(s, phase="decide", active=(self.active + 1) % self.n, turn=self.turn + 1,
+        return replace(s, phase=Phase.DECIDE, active=(self.active + 1) % self.n, turn=self.turn + 1,
                        drawn=(), bag=bag_of_ice_bag(self.colors))
 
     def _begin(self, seat: int) -> "BagOfIceState":
-        return replace(self, phase="decide", start=seat, active=seat, contenders=())
+        return replace(self, phase=Phase.DECIDE, start=seat, active=seat, contenders=())
 
     def _rolloff(self, face: DieFace) -> "BagOfIceState":
         """B-3: everybody rolls, highest pip total starts, the tied highest roll again."""
@@ -524,7 +546,7 @@ class BagOfIceState(State):
         if isinstance(move, Start):
             return f"{self.players[move.seat]} starts" if 0 <= move.seat < self.n else str(move)
         if isinstance(move, Face):
-            if self.phase == "rolloff" and self.roller is not None:
+            if self.phase == Phase.ROLLOFF and self.roller is not None:
                 return f"{self.players[self.roller]} rolls {move.face} ({move.face.pips} pip{'' if move.face.pips == 1 else 's'}) in the roll-off"
             return f"{who} rolls {move.face}"
         if isinstance(move, Roll):
@@ -536,7 +558,7 @@ class BagOfIceState(State):
                 return f"{who} busts on {move.piece}"
             return f"{who} draws {move.piece}"
         if isinstance(move, Bank):
-            score = self.turn_score() if self.phase == "decide" else 0
+            score = self.turn_score() if self.phase == Phase.DECIDE else 0
             won = self.active is not None and self.totals[self.active] + score >= self.target
             return f"{who} banks {score}" + (" and wins (B-6)" if won else "")
         if isinstance(move, Broken):
@@ -556,7 +578,7 @@ class BagOfIceState(State):
             "turn": self.turn,
             "start_player": self.start,
             "active_player": self.active,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "drawn": [str(p) for p in self.drawn],
             "turn_score": arr.score,
             "arrangement": arr.to_json(),
@@ -567,8 +589,8 @@ class BagOfIceState(State):
             "rolloff": [[{"seat": st, "face": str(f), "pips": f.pips} for st, f in rnd] for rnd in self.rolloff],
             "rolloff_contenders": list(self.contenders),
             "last_turn": self.history[-1].to_json() | {"seat": self.history[-1].seat} if self.history else None,
-            "winners": [self.winner] if self.phase == "over" else None,
-            "result": self.outcome().detail if self.phase == "over" else None,  # type: ignore[union-attr]
+            "winners": [self.winner] if self.phase == Phase.OVER else None,
+            "result": self.outcome().detail if self.phase == Phase.OVER else None,  # type: ignore[union-attr]
         }
 
 
@@ -606,9 +628,9 @@ def new_game(setup: dict[str, Any]) -> BagOfIceState:
     s = BagOfIceState(players=tuple(players), target=target, colors=colors, die_source=die,
                       bag_source=bag, totals=(0,) * n, bag=bag_of_ice_bag(colors))
     if start == "random":
-        return replace(s, phase="start", active=None, start=None)
+        return replace(s, phase=Phase.START, active=None, start=None)
     if start == "rolloff":
-        return replace(s, phase="rolloff", active=None, start=None, contenders=tuple(range(n)))
+        return replace(s, phase=Phase.ROLLOFF, active=None, start=None, contenders=tuple(range(n)))
     return s._begin(start)
 
 
@@ -618,7 +640,7 @@ def position(setup: dict[str, Any], drawn: str | Iterable[Piece] = (), totals: S
     ``"yL yM gS"`` or pieces) taken out of the bag: for tests, tutorials and
     the odds. The setup's start must be a seat."""
     s = new_game(setup)
-    if s.phase != "decide":
+    if s.phase != Phase.DECIDE:
         raise SetupError("position() needs a fixed start seat")
     pieces = Bag.parse(drawn) if isinstance(drawn, str) else Bag(drawn)
     if any(p.color == s.colors[0] for p in pieces):

@@ -36,6 +36,7 @@ Example::
 """
 from __future__ import annotations
 
+import enum
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,7 @@ from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
 
 __all__ = [
+    "Phase",
     "SPEC", "BottomsUpState", "Group", "Step", "Pending", "new_game", "position",
     "Place", "Secret", "BlueChoice", "YellowChoice", "Reveal", "parse_bu_move",
     "COLORS", "label_of", "TOTAL_DEFAULT", "SETUP_KEYS",
@@ -241,6 +243,22 @@ class Cursor:
 # ---------------------------------------------------------------- state
 
 
+class Phase(enum.StrEnum):
+    """What the position waits for. A ``StrEnum``: its value is the word
+    records and ``to_json`` use (record format version 1 unchanged)."""
+
+    SECRET = "secret"
+    """chance: the secret colors (device mode, BU-3)"""
+    OPENING = "opening"
+    """each seat places a small as a lone piece (BU-4)"""
+    PLAY = "play"
+    """turns: a placement, then its recalculation's choices (BU-5..BU-9)"""
+    REVEAL = "reveal"
+    """physical secret mode: each seat enters its color (BU-10)"""
+    OVER = "over"
+    """the game is over (BU-10)"""
+
+
 @dataclass(frozen=True)
 class BottomsUpState(State):
     """A Bottoms Up position. Immutable; ``apply`` returns a new state.
@@ -254,7 +272,7 @@ class BottomsUpState(State):
     lone_count: bool = False
     per: int = 5
     warning: str | None = None
-    phase: str = "opening"
+    phase: Phase = Phase.OPENING
     active: int = 0
     turn: int = 0
     secrets: tuple[Color | None, ...] = ()
@@ -282,9 +300,9 @@ class BottomsUpState(State):
 
     @property
     def current_player(self) -> int:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return TERMINAL
-        if self.phase == "secret":
+        if self.phase == Phase.SECRET:
             return CHANCE
         return self.active
 
@@ -294,11 +312,24 @@ class BottomsUpState(State):
                 return g
         return None
 
-    def _gid_group(self, gid: int) -> Group | None:
+    def group_by_id(self, gid: int) -> Group | None:
+        """The group with internal id ``gid`` (ids are what ``Pending`` and
+        ``Cursor`` refer to), or ``None`` once it is gone."""
         for g in self.groups:
             if g.gid == gid:
                 return g
         return None
+
+    def pending_at(self) -> tuple[Group, int, Piece] | None:
+        """Where the pending choice is: its group, the piece's index in it
+        (0 = bottom) and the piece; ``None`` when no choice is pending."""
+        pend = self.pending
+        if pend is None:
+            return None
+        g = self.group_by_id(pend.gid)
+        assert g is not None, "a pending choice is always about a piece on the field"
+        i = next(k for k, (sl, _) in enumerate(g.slots) if sl == pend.slot)
+        return g, i, g.slots[i][1]
 
     def field_groups(self) -> list[Group]:
         """The groups in label order (A, B, ..., Z, AA, ...)."""
@@ -321,22 +352,22 @@ class BottomsUpState(State):
         return parse_bu_move(text)
 
     def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
-        if self.phase != "secret":
+        if self.phase != Phase.SECRET:
             return []
         left = [c for c in COLORS if c not in self.secrets]
         return [(Secret(c), Fraction(1, len(left))) for c in left]
 
     def legal_moves(self) -> list[Move]:
         ph = self.phase
-        if ph == "over":
+        if ph == Phase.OVER:
             return []
-        if ph == "secret":
+        if ph == Phase.SECRET:
             return [m for m, _ in self.chance_outcomes()]
-        if ph == "reveal":
+        if ph == Phase.REVEAL:
             return [Reveal(c) for c in COLORS if c not in self.secrets]
         if self.pending is not None:
             return list(self.pending.options)
-        if ph == "opening":
+        if ph == Phase.OPENING:
             return [Place(Piece(c, Size.SMALL)) for c in COLORS if Piece(c, Size.SMALL) in self.stash]
         pieces = [Piece(c, z) for c in COLORS for z in Size if Piece(c, z) in self.stash]
         if not self.groups:
@@ -352,9 +383,9 @@ class BottomsUpState(State):
 
     def apply(self, move: Move) -> "BottomsUpState":
         ph = self.phase
-        if ph == "over":
+        if ph == Phase.OVER:
             raise IllegalMoveError("the game is over (BU-10)")
-        if ph == "secret":
+        if ph == Phase.SECRET:
             if not isinstance(move, Secret):
                 raise IllegalMoveError(f"waiting for {self.players[self.active]}'s secret color draw (secret C, BU-3)")
             if move.color in self.secrets:
@@ -363,10 +394,10 @@ class BottomsUpState(State):
             nxt = self.active + 1
             if nxt < self.n:
                 return replace(self, secrets=secrets, active=nxt, last_steps=(), last_changed=frozenset())
-            return replace(self, secrets=secrets, active=0, phase="opening", last_steps=(), last_changed=frozenset())
+            return replace(self, secrets=secrets, active=0, phase=Phase.OPENING, last_steps=(), last_changed=frozenset())
         if isinstance(move, Secret):
             raise IllegalMoveError("the secret colors are not being drawn now (BU-3)")
-        if ph == "reveal":
+        if ph == Phase.REVEAL:
             if not isinstance(move, Reveal):
                 raise IllegalMoveError(f"the game is over: enter {self.players[self.active]}'s secret color (reveal C, BU-3)")
             if move.color in self.secrets:
@@ -375,7 +406,7 @@ class BottomsUpState(State):
             s = replace(self, secrets=secrets, last_steps=(), last_changed=frozenset())
             if self.active + 1 < self.n:
                 return replace(s, active=self.active + 1)
-            return replace(s, phase="over", active=0)
+            return replace(s, phase=Phase.OVER, active=0)
         if isinstance(move, Reveal):
             raise IllegalMoveError("colors are revealed at the end of the game (BU-10)")
         if self.pending is not None:
@@ -388,14 +419,14 @@ class BottomsUpState(State):
 
     def _apply_place(self, move: Place) -> "BottomsUpState":
         p = move.piece
-        if self.phase == "opening":
+        if self.phase == Phase.OPENING:
             if move.target is not None:
                 raise IllegalMoveError("opening pieces go down as lone pieces: 'place cS' (BU-4)")
             if p.size != Size.SMALL:
                 raise IllegalMoveError(f"the opening piece must be a small, not {p} (BU-4)")
         if p not in self.stash:
             raise IllegalMoveError(f"no {p} left in the stash")
-        if self.phase == "play" and self.groups and move.target is None:
+        if self.phase == Phase.PLAY and self.groups and move.target is None:
             raise IllegalMoveError(f"put {p} on a piece in play: 'place {p} on X' (BU-5)")
         if move.target is not None and self.group(move.target) is None:
             have = ", ".join(g.label for g in self.field_groups()) or "none"
@@ -406,7 +437,7 @@ class BottomsUpState(State):
         w.take(p)
         if move.target is None:
             label = w.new_group([(slot, p)])
-            why = "BU-4" if self.phase == "opening" else "BU-5"
+            why = "BU-4" if self.phase == Phase.OPENING else "BU-5"
             w.log("place", label, f"{label}: {who} puts {p} down as a lone piece", why)
             w.changed.add(label)
             return w.finish_turn()
@@ -456,7 +487,7 @@ class BottomsUpState(State):
 
     def scores(self) -> tuple[int, ...]:
         """BU-11 scores once the game is over; zeros before (scoring happens at the end)."""
-        if self.phase != "over":
+        if self.phase != Phase.OVER:
             return (0,) * self.n
         return self.final_scores()
 
@@ -466,7 +497,7 @@ class BottomsUpState(State):
         return tuple(i for i, v in enumerate(sc) if v == best)
 
     def outcome(self) -> Outcome | None:
-        if self.phase != "over":
+        if self.phase != Phase.OVER:
             return None
         win = self.winners()
         sc = self.final_scores()
@@ -488,7 +519,7 @@ class BottomsUpState(State):
             on = f" ({g.top})" if g else ""
             return f"{who} places {move.piece} on {move.target}{on}"
         if isinstance(move, (BlueChoice, YellowChoice)) and self.pending is not None:
-            g = self._gid_group(self.pending.gid)
+            g = self.group_by_id(self.pending.gid)
             piece = dict(g.slots).get(self.pending.slot) if g else None
             if isinstance(move, BlueChoice) and piece is not None:
                 return f"{who}: blue turns {piece} into {Piece(move.color, piece.size)} on {g.label}"
@@ -501,14 +532,14 @@ class BottomsUpState(State):
         pend = self.pending
         if pend is None:
             return None
-        g = self._gid_group(pend.gid)
+        g = self.group_by_id(pend.gid)
         piece = dict(g.slots)[pend.slot] if g else None
         return {"kind": pend.kind, "label": g.label if g else None, "piece": str(piece),
                 "options": [str(o) for o in pend.options], "why": pend.why}
 
     def to_json(self) -> dict[str, Any]:
-        over = self.phase == "over"
-        phase = "choice" if self.pending is not None else self.phase
+        over = self.phase == Phase.OVER
+        phase = "choice" if self.pending is not None else str(self.phase)
         label = {g.gid: g.label for g in self.groups}
         out: dict[str, Any] = {
             "players": list(self.players),
@@ -805,19 +836,19 @@ class _Work:
         """Everything is recalculated: the next seat's turn, or the end (BU-10)."""
         s = self.s
         nxt = (s.active + 1) % s.n
-        if s.phase == "opening":
+        if s.phase == Phase.OPENING:
             if nxt != 0:
                 return self.freeze(active=nxt)
-            phase = "play"
+            phase = Phase.PLAY
             turn = 1
         else:
-            phase = "play"
+            phase = Phase.PLAY
             turn = s.turn + 1
         if self.stash_empty():
             self.log("end", "", "the stash is empty: the game is over (BU-10)", "BU-10")
             if s.secret_mode == "physical":
-                return self.freeze(phase="reveal", active=0, turn=turn)
-            return self.freeze(phase="over", active=0, turn=turn)
+                return self.freeze(phase=Phase.REVEAL, active=0, turn=turn)
+            return self.freeze(phase=Phase.OVER, active=0, turn=turn)
         return self.freeze(phase=phase, active=nxt, turn=turn)
 
 
@@ -845,7 +876,7 @@ def new_game(setup: dict[str, Any]) -> BottomsUpState:
     warning = None if 4 <= n <= 6 else f"Bottoms Up is meant for 4 to 6 players; {n} is allowed (BU-2)"
     return BottomsUpState(
         players=tuple(cfg["players"]), secret_mode=cfg["secret"], lone_count=cfg["lone"],
-        per=cfg["per"], warning=warning, phase="secret" if cfg["secret"] == "device" else "opening",
+        per=cfg["per"], warning=warning, phase=Phase.SECRET if cfg["secret"] == "device" else "opening",
         secrets=(None,) * n, stash=Bag.full_sets(COLORS, cfg["per"]),
     )
 
@@ -880,7 +911,7 @@ def position(setup: dict[str, Any], field: Sequence[str] | Mapping[str, str],
     sec = tuple(None if c is None else _bu_color(c) for c in secrets) if secrets else (None,) * s.n
     if len(sec) != s.n:
         raise SetupError(f"give {s.n} secret colors")
-    return replace(s, phase="play", active=active, turn=turn, secrets=sec, stash=stash,
+    return replace(s, phase=Phase.PLAY, active=active, turn=turn, secrets=sec, stash=stash,
                    destroyed=gone, groups=tuple(groups), next_gid=len(groups), next_slot=slot)
 
 

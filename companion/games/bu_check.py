@@ -34,7 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..pieces import Color, Piece, Size
-from .bottoms_up import BlueChoice, BottomsUpState, Place, YellowChoice, parse_bu_move
+from .bottoms_up import BlueChoice, Phase, BottomsUpState, Place, YellowChoice, parse_bu_move
 
 __all__ = ["CheckResult", "check", "parse_table", "canonical_key", "first_difference"]
 
@@ -116,13 +116,13 @@ def canonical_key(s: BottomsUpState) -> tuple:
     sigs = sorted((g.pieces, g.gid == cur, g.gid == pend, tuple(qpos.get(g.gid, ()))) for g in s.groups)
     cursor: tuple = ()
     if s.cursor is not None:
-        g = s._gid_group(s.cursor.gid)
+        g = s.group_by_id(s.cursor.gid)
         pos = {sl: i for i, (sl, _) in enumerate(g.slots)} if g else {}
         c = s.cursor
         cursor = (tuple(pos.get(x, -1) for x in c.noted[c.idx:]), c.stage, pos.get(c.u, -1))
     pending: tuple = ()
     if s.pending is not None:
-        g = s._gid_group(s.pending.gid)
+        g = s.group_by_id(s.pending.gid)
         pos = {sl: i for i, (sl, _) in enumerate(g.slots)} if g else {}
         pending = (s.pending.kind, pos.get(s.pending.slot, -1))
     return (tuple(sigs), cursor, pending, tuple(s.stash.items()))
@@ -346,7 +346,7 @@ def _check(state: BottomsUpState, placement: Place | str | None,
             raise IllegalMoveError(f"check mode starts from a placement, not {move}")
         start = state.apply(move)
     else:
-        if state.phase not in ("play", "opening"):
+        if state.phase not in (Phase.PLAY, Phase.OPENING):
             raise IllegalMoveError("check mode needs a position in play")
         start = state
     tgt = _Target(want)
@@ -371,10 +371,9 @@ def _check(state: BottomsUpState, placement: Place | str | None,
 
     def order(s: BottomsUpState) -> list:
         pend = s.pending
-        assert pend is not None
-        g = s._gid_group(pend.gid)
-        i = next(k for k, (sl, _) in enumerate(g.slots) if sl == pend.slot)
-        p = g.slots[i][1]
+        at = s.pending_at()
+        assert pend is not None and at is not None
+        g, i, p = at
         scored = []
         for m in pend.options:
             if isinstance(m, BlueChoice):

@@ -24,6 +24,7 @@ Example::
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -40,6 +41,7 @@ from .undercut_moves import (
 )
 
 __all__ = [
+    "Phase",
     "SPEC", "UndercutState", "new_game", "position", "END_SCORE", "DEFAULT_COLORS", "TOTAL_PIECES",
     "TREE", "TRIPLETS", "FOURSOME", "COMBOS", "MIXES", "STACK_NAMES",
     "Bid", "Done", "Got", "HandPieces", "HandPips", "Pass", "StartPlayer", "Take", "TurnIn",
@@ -67,6 +69,30 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+class Phase(enum.StrEnum):
+    """What the position waits for. A ``StrEnum``: its value is the word
+    records and ``to_json`` use (record format version 1 unchanged)."""
+
+    START = "start"
+    """chance: the random start player"""
+    SETUP = "setup"
+    """full table: each player takes a 6-pip size mix (U-3)"""
+    SCORING = "scoring"
+    """turn-ins in seat order (U-6)"""
+    STACKS = "stacks"
+    """chance: the stacks' draws (U-7)"""
+    BIDDING = "bidding"
+    """full table: bid or pass (U-8..U-10)"""
+    PASS = "pass"
+    """chance: the passer's draw (U-11)"""
+    AUCTION = "auction"
+    """score sheet: who passed (U-11)"""
+    TIEBREAK = "tiebreak"
+    """score sheet: the tied players' hand counts (U-13)"""
+    OVER = "over"
+    """the game is over (U-12)"""
+
+
 @dataclass(frozen=True)
 class UndercutState(State):
     """An Undercut position. Immutable; ``apply`` returns a new state.
@@ -85,7 +111,7 @@ class UndercutState(State):
     points: tuple[int, ...] = ()
     values: tuple[int, int, int] = (2, 2, 2)
     start: int | None = 0
-    phase: str = "scoring"
+    phase: Phase = Phase.SCORING
     active: int = 0
     pos: int = 0                     # position in the seat order from the start player
     round: int = 1
@@ -120,9 +146,9 @@ class UndercutState(State):
 
     @property
     def current_player(self) -> int:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return TERMINAL
-        if self.phase == "start" or self.pending:
+        if self.phase == Phase.START or self.pending:
             return CHANCE
         return self.active
 
@@ -165,7 +191,7 @@ class UndercutState(State):
 
     def legal_bids(self, stack: int) -> list[Bid]:
         """Every bid the acting player may place on ``stack`` (U-9), lowest first."""
-        if self.phase != "bidding" or not 0 <= stack < len(self.stacks):
+        if self.phase != Phase.BIDDING or not 0 <= stack < len(self.stacks):
             return []
         return sorted(self._iter_bids(stack), key=lambda b: (b.value, str(b)))
 
@@ -202,9 +228,9 @@ class UndercutState(State):
     # ------------------------------------------------------------ legal moves
 
     def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return []
-        if self.phase == "start":
+        if self.phase == Phase.START:
             return [(StartPlayer(i), Fraction(1, self.n)) for i in range(self.n)]
         if self.pending:
             assert self.bag is not None
@@ -235,7 +261,7 @@ class UndercutState(State):
             return None
         if next(it, None) is None:
             return first
-        if self.phase == "scoring" and self.full and len(_turnin_outcomes(
+        if self.phase == Phase.SCORING and self.full and len(_turnin_outcomes(
                 _hand_key(self.hands[self.active]), self.values)) == 1:
             return first
         return None
@@ -247,18 +273,18 @@ class UndercutState(State):
             yield from (m for m, _ in self.chance_outcomes())
             return
         ph = self.phase
-        if ph == "setup":
+        if ph == Phase.SETUP:
             assert self.bag is not None
             for mix in MIXES:
                 if self._mix_missing(mix) is None:
                     yield Take(mix)
-        elif ph == "scoring":
+        elif ph == Phase.SCORING:
             if self.full:
                 yield from find_combos(self.hands[self.active])
             else:
                 yield from (TurnIn(c) for c in COMBOS)
                 yield Done()
-        elif ph == "bidding":
+        elif ph == Phase.BIDDING:
             for k in range(len(self.stacks)):
                 yield from self._iter_bids(k)
             if all(b is not None for b in self.bids):
@@ -268,9 +294,9 @@ class UndercutState(State):
                     yield from (Pass(size=s) for s in sizes)
                 else:
                     yield Pass()
-        elif ph == "auction":
+        elif ph == Phase.AUCTION:
             yield from (Pass(seat=i) for i in range(self.n))
-        elif ph == "tiebreak":
+        elif ph == Phase.TIEBREAK:
             stage, _ = self._tiebreak_stage()
             if stage == "pips":
                 yield from (HandPips(i) for i in range(MAX_HAND_PIPS + 1)
@@ -307,7 +333,7 @@ class UndercutState(State):
     # ------------------------------------------------------------ apply
 
     def apply(self, move: Move) -> "UndercutState":
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalMoveError("the game is over (U-12)")
         if self.current_player == CHANCE:
             return self._apply_chance(move)
@@ -330,14 +356,14 @@ class UndercutState(State):
     def _waiting_for(self) -> str:
         ph = self.phase
         name = self.players[self.active] if self.players else "?"
-        if ph == "start":
+        if ph == Phase.START:
             return "the start player is being drawn (start K)"
         if self.pending:
             d = self.pending_draw() or {}
             target = f"stack {d['stack']}" if d.get("stack") else self.players[d.get("seat", 0)]
             return f"drawing a {_SIZE_WORD[self.pending[0]]} piece for {target} (got P)"
         scoring = f"{name} is scoring: tree, triplets, foursome or done (U-6)"
-        if ph == "scoring" and self.full:  # say which turn-ins are due (U-6)
+        if ph == Phase.SCORING and self.full:  # say which turn-ins are due (U-6)
             combos = find_combos(self.hands[self.active])
             shown = ", ".join(map(str, combos[:6])) + (", ..." if len(combos) > 6 else "")
             scoring = f"{name} must turn in a combo (U-6): {shown}"
@@ -352,7 +378,7 @@ class UndercutState(State):
     # --- chance
 
     def _apply_chance(self, move: Move) -> "UndercutState":
-        if self.phase == "start":
+        if self.phase == Phase.START:
             if not isinstance(move, StartPlayer):
                 raise IllegalMoveError(f"waiting for the start player draw (start 1..{self.n}), not {move}")
             if not 0 <= move.seat < self.n:
@@ -392,7 +418,7 @@ class UndercutState(State):
     # --- setup (U-3)
 
     def _begin_setup(self) -> "UndercutState":
-        return replace(self, phase="setup", pos=0, active=self.seat_in_order(0))
+        return replace(self, phase=Phase.SETUP, pos=0, active=self.seat_in_order(0))
 
     def _mix_missing(self, mix: str) -> str | None:
         assert self.bag is not None
@@ -407,7 +433,7 @@ class UndercutState(State):
     def _apply_take(self, move: Take, name: str) -> "UndercutState":
         if not self.full:
             raise self._phase_error("the score-sheet level has no setup moves: the table draws its own hands (U-14)")
-        if self.phase != "setup":
+        if self.phase != Phase.SETUP:
             raise self._phase_error("size mixes are chosen only at setup (U-3)")
         pips = sum(s.pips for s in mix_sizes(move.mix))
         if pips != 6:
@@ -426,7 +452,7 @@ class UndercutState(State):
     # --- scoring (U-4..U-6, U-12)
 
     def _begin_scoring(self) -> "UndercutState":
-        s = replace(self, phase="scoring", pos=0, active=self.seat_in_order(0))
+        s = replace(self, phase=Phase.SCORING, pos=0, active=self.seat_in_order(0))
         return s._settle_scoring() if self.full else s
 
     def _settle_scoring(self) -> "UndercutState":
@@ -442,8 +468,8 @@ class UndercutState(State):
         if self.end_triggered:  # U-12: the phase in which (or before which) the end came is the last
             return self._finish()
         if self.full:
-            return replace(self, phase="stacks", stacks=(), bids=(), slot=0)._next_stack_draw()
-        return replace(self, phase="auction", active=self.start or 0)
+            return replace(self, phase=Phase.STACKS, stacks=(), bids=(), slot=0)._next_stack_draw()
+        return replace(self, phase=Phase.AUCTION, active=self.start or 0)
 
     def _score(self, seat: int, pts: int) -> "UndercutState":
         points = _set(self.points, seat, self.points[seat] + pts)
@@ -451,7 +477,7 @@ class UndercutState(State):
                        end_triggered=self.end_triggered or points[seat] >= END_SCORE)
 
     def _apply_turnin(self, move: TurnIn, name: str) -> "UndercutState":
-        if self.phase != "scoring":
+        if self.phase != Phase.SCORING:
             raise self._phase_error("turn-ins happen only in the scoring phase (U-6)")
         i = COMBOS.index(move.combo)
         if self.full:
@@ -475,7 +501,7 @@ class UndercutState(State):
         return s._settle_scoring() if self.full else s
 
     def _apply_done(self, move: Done, name: str) -> "UndercutState":
-        if self.phase != "scoring":
+        if self.phase != Phase.SCORING:
             raise self._phase_error("'done' ends a player's turn-ins in the scoring phase (U-6)")
         if self.full:
             raise IllegalMoveError(f"{name} still holds a combo and must turn it in (U-6)")
@@ -496,7 +522,7 @@ class UndercutState(State):
                 return replace(self, slot=slot, pending=(size,), draw_for=("stack", slot // 3))
             slot += 1
         start = self.start or 0
-        return replace(self, slot=slot, phase="bidding", active=start,
+        return replace(self, slot=slot, phase=Phase.BIDDING, active=start,
                        bids=(None,) * len(self.stacks))
 
     def _next_bidder(self, after: int, table: frozenset[int]) -> int:
@@ -508,7 +534,7 @@ class UndercutState(State):
         raise AssertionError("every marker is on the table")  # pragma: no cover
 
     def _apply_bid(self, move: Bid, name: str) -> "UndercutState":
-        if self.phase != "bidding":
+        if self.phase != Phase.BIDDING:
             raise self._phase_error("bids are placed only in the auction (U-8)" if self.full
                                    else "the score-sheet level does not track bids: enter who passed (U-14)")
         k = move.stack
@@ -538,13 +564,13 @@ class UndercutState(State):
 
     def _apply_pass(self, move: Pass, name: str) -> "UndercutState":
         if not self.full:
-            if self.phase != "auction":
+            if self.phase != Phase.AUCTION:
                 raise self._phase_error("a pass is entered after the scoring phase (U-11)")
             if move.seat is None or not 0 <= move.seat < self.n:
                 raise IllegalMoveError(f"say who passed: pass 1..{self.n} (U-11)")
             s = self._score(move.seat, 1)
             return replace(s, start=move.seat, round=self.round + 1)._begin_scoring()
-        if self.phase != "bidding":
+        if self.phase != Phase.BIDDING:
             raise self._phase_error("a pass ends the auction; it is not the auction now (U-11)")
         if move.seat is not None:
             raise IllegalMoveError("at the full-table level the acting player passes: pass S|M|L (U-11)")
@@ -560,7 +586,7 @@ class UndercutState(State):
         s = replace(self._score(self.active, 1), start=self.active)
         if move.size is None:  # empty bag: the pass gives nothing
             return s._resolve_auction()
-        return replace(s, phase="pass", pending=(move.size,), draw_for=("pass", self.active))
+        return replace(s, phase=Phase.PASS, pending=(move.size,), draw_for=("pass", self.active))
 
     def _resolve_auction(self) -> "UndercutState":
         """U-11: stacks to their bidders, bid pieces to the bag; new round."""
@@ -581,13 +607,13 @@ class UndercutState(State):
         low = min(self.points)
         tied = tuple(i for i, p in enumerate(self.points) if p == low)
         if len(tied) == 1:
-            return replace(self, phase="over", winners=tied, detail="lowest score (U-13)")
+            return replace(self, phase=Phase.OVER, winners=tied, detail="lowest score (U-13)")
         if not self.full:
-            return replace(self, phase="tiebreak", tied=tied, active=tied[0],
+            return replace(self, phase=Phase.TIEBREAK, tied=tied, active=tied[0],
                            tb_pips=(None,) * self.n, tb_pieces=(None,) * self.n)
         pips = {i: self.hands[i].pips() for i in tied}
         counts = {i: len(self.hands[i]) for i in tied}
-        return replace(self, phase="over", tied=tied, **_break_tie(tied, pips, counts))
+        return replace(self, phase=Phase.OVER, tied=tied, **_break_tie(tied, pips, counts))
 
     def _tiebreak_stage(self) -> tuple[str, tuple[int, ...]]:
         """``("pips", seats)`` or ``("pieces", seats)``: who still has to answer."""
@@ -604,10 +630,10 @@ class UndercutState(State):
             return replace(self, active=need[0])
         pips = {i: self.tb_pips[i] for i in self.tied}
         counts = {i: self.tb_pieces[i] for i in self.tied}
-        return replace(self, phase="over", **_break_tie(self.tied, pips, counts))  # type: ignore[arg-type]
+        return replace(self, phase=Phase.OVER, **_break_tie(self.tied, pips, counts))  # type: ignore[arg-type]
 
     def _apply_pips(self, move: HandPips, name: str) -> "UndercutState":
-        if self.phase != "tiebreak" or self._tiebreak_stage()[0] != "pips":
+        if self.phase != Phase.TIEBREAK or self._tiebreak_stage()[0] != "pips":
             raise IllegalMoveError("hand pips are asked only of tied players at the end (U-13)")
         why = self._tiebreak_refusal(pips=move.pips)
         if why:
@@ -615,7 +641,7 @@ class UndercutState(State):
         return replace(self, tb_pips=_set(self.tb_pips, self.active, move.pips))._after_tiebreak_answer()
 
     def _apply_pieces(self, move: HandPieces, name: str) -> "UndercutState":
-        if self.phase != "tiebreak" or self._tiebreak_stage()[0] != "pieces":
+        if self.phase != Phase.TIEBREAK or self._tiebreak_stage()[0] != "pieces":
             raise IllegalMoveError("piece counts are asked only when hand pips are tied too (U-13)")
         why = self._tiebreak_refusal(pieces=move.count)
         if why:
@@ -636,7 +662,7 @@ class UndercutState(State):
         return tiebreak_refusal(list(entries.values()))
 
     def outcome(self) -> Outcome | None:
-        if self.phase != "over":
+        if self.phase != Phase.OVER:
             return None
         return Outcome(Termination.SCORE_LIMIT, self.winners, self.points, self.detail)
 
@@ -715,7 +741,7 @@ class UndercutState(State):
             "combo_values": self.combo_values(),
             "start_player": self.start,
             "round": self.round,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "active_player": self.current_player,
             "end_triggered": self.end_triggered,
         }
@@ -735,8 +761,8 @@ class UndercutState(State):
                 "pips": [self.tb_pips[i] if self.tb_pips else self.hands[i].pips() for i in self.tied],
                 "pieces": [self.tb_pieces[i] if self.tb_pieces else len(self.hands[i]) for i in self.tied],
             }
-        out["winners"] = list(self.winners) if self.phase == "over" else None
-        out["result"] = self.detail if self.phase == "over" else None
+        out["winners"] = list(self.winners) if self.phase == Phase.OVER else None
+        out["result"] = self.detail if self.phase == Phase.OVER else None
         return out
 
 
@@ -885,7 +911,7 @@ def new_game(setup: dict[str, Any]) -> UndercutState:
     s = UndercutState(
         players=tuple(players), level=level, bag_mode=bag_mode, colors=colors,
         points=(0,) * n, start=None if start == "random" else start,
-        phase="start", active=0 if start == "random" else start,
+        phase=Phase.START, active=0 if start == "random" else start,
         bag=Bag.full_sets(colors, 5) if full else None,
         hands=tuple(Bag() for _ in range(n)) if full else (),
     )
@@ -901,7 +927,7 @@ def position(setup: dict[str, Any], hands: Sequence[str], scores: Sequence[int] 
     and demos. The pieces come out of the bag; play starts with the scoring
     phase of round 1 from the setup's start player (which must be a seat)."""
     s = new_game({**setup, "level": "full"})
-    if s.phase != "setup":
+    if s.phase != Phase.SETUP:
         raise SetupError("position() needs a fixed start seat")
     if len(hands) != s.n:
         raise SetupError(f"give {s.n} hands")

@@ -131,16 +131,6 @@ def name_of(st: BottomsUpState, seat: int | None = None) -> str:
     return st.players[st.active if seat is None else seat]
 
 
-def pending_piece(st: BottomsUpState) -> tuple[Group, int, Piece]:
-    """The group, index and piece a pending choice is about."""
-    pend = st.pending
-    assert pend is not None
-    g = st._gid_group(pend.gid)
-    assert g is not None
-    i = next(k for k, (sl, _) in enumerate(g.slots) if sl == pend.slot)
-    return g, i, g.slots[i][1]
-
-
 # ---------------------------------------------------------------- setup
 
 
@@ -675,7 +665,7 @@ class BottomsUpScreen(SessionScreen):
         """The options of a pending choice, or the reveal entries."""
         st: BottomsUpState = self.state
         if st.pending is not None:
-            g, i, p = pending_piece(st)
+            g, i, p = st.pending_at()  # type: ignore[misc]
             out = []
             for m in st.pending.options:
                 if isinstance(m, BlueChoice):
@@ -707,7 +697,7 @@ class BottomsUpScreen(SessionScreen):
             return
         rows = self.rows()
         if st.pending is not None:
-            g, i, p = pending_piece(st)
+            g, i, p = st.pending_at()  # type: ignore[misc]
             kind = st.pending.kind
             c.title(f"{fit(name_of(st), 6)}: " + (f"recolor {p}" if kind == "blue" else f"move {p} to"), "BU-8")
             self.draw_context(c, ("in " if kind == "blue" else "from ") + g.label, g.pieces, i)
