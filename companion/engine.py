@@ -16,6 +16,36 @@ Shape (after python-chess and OpenSpiel):
   (``pick_chance`` with an injected ``random.Random``) and applies it like any
   other move, so a record holds the outcome and a replay never re-rolls.
 * Game end is data: ``outcome()`` returns an ``Outcome`` or ``None``.
+* ``decision()`` says what the position waits for, as one frozen value: who
+  acts (a seat, ``CHANCE`` for the device at a chance point, ``TERMINAL``
+  when the game is over), the kind of decision (an ``Enum`` of the game) and
+  the options as ``Move`` values, each with its label in words and, at a
+  chance point, its probability. Screens draw decisions; they never compare
+  phase words or parse move texts.
+
+One example per game::
+
+    >>> from companion.games import spec
+    >>> d = spec("bag_of_ice").new({"players": ["Ann", "Bob"]}).decision()
+    >>> d.who, d.kind.name, [o.label for o in d.options]
+    (0, 'DECIDE', ['roll and draw', 'bank'])
+    >>> d = spec("undercut").new({"players": ["Ann", "Bob", "Cat"], "level": "score"}).decision()
+    >>> d.who, d.kind.name, [o.label for o in d.options]
+    (0, 'SHEET', ['TREE', 'TRIPLETS', 'FOURSOME', 'done: no combo'])
+    >>> s = spec("bottoms_up").new({"players": ["Ann", "Bob"], "secret": "physical"})
+    >>> d = s.decision()
+    >>> d.kind.name, [o.label for o in d.options][:2]
+    ('OPENING', ['red small', 'blue small'])
+    >>> d = s.apply_text("place rS").apply_text("place bS").decision()
+    >>> d.who, d.kind.name, len(d.options), str(d.options[0].move), d.options[0].label
+    (0, 'PLACE', 36, 'place rS on A', 'red small on A')
+    >>> from companion.games.bottoms_up import position
+    >>> d = position({"players": ["Ann", "Bob"]}, ["rS", "bS"]).apply_text("place yS on B").decision()
+    >>> d.kind.name, [o.label for o in d.options]
+    ('YELLOW', ['onto A', 'open space'])
+    >>> d = spec("bag_of_ice").new({"players": ["Ann", "Bob"]}).apply_text("roll").decision()
+    >>> d.is_chance, d.kind.name, d.options[0].label, d.options[0].probability
+    (True, 'ROLL', 'S: small', Fraction(1, 6))
 """
 from __future__ import annotations
 
@@ -30,7 +60,7 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 from .errors import IllegalMoveError, InvalidMoveError
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Move", "State", "Outcome", "Termination", "GameSpec",
+    "CHANCE", "TERMINAL", "Move", "State", "Outcome", "Termination", "GameSpec", "Option", "Decision", "BasicKind",
     "pick_chance", "replay_moves",
 ]
 
@@ -45,6 +75,48 @@ class Move:
     ``__str__`` is the text form the game's ``parse_move`` reads back."""
 
     __slots__ = ()
+
+
+class BasicKind(enum.Enum):
+    """The decision kinds of a game (or tool) that defines none of its own."""
+
+    PLAYER = "player"  # a seat chooses
+    CHANCE = "chance"  # the device draws (or the table enters the outcome)
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a ``Decision``: the move, its label in words and, at a
+    chance point, its probability (``None`` for an entry that is not an
+    outcome, e.g. Bag of Ice's ``broken`` with a physical die, B-8)."""
+
+    move: Move
+    label: str
+    probability: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a position waits for: ``who`` acts (a seat, ``CHANCE`` or
+    ``TERMINAL``), the ``kind`` of decision (an ``Enum`` of the game) and its
+    ``options`` in the engine's order (empty once the game is over)."""
+
+    who: int
+    kind: enum.Enum
+    options: tuple[Option, ...] = ()
+
+    @property
+    def is_chance(self) -> bool:
+        return self.who == CHANCE
+
+    @property
+    def is_over(self) -> bool:
+        return self.who == TERMINAL
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(o.move for o in self.options)
 
 
 class Termination(enum.Enum):
@@ -120,6 +192,33 @@ class State(ABC):
         legal option, U-6, BU-13), or ``None``. The app applies it at once and
         undo steps back over it."""
         return None
+
+    # --- the decision the position waits for
+    def decision_kind(self) -> enum.Enum:
+        """The kind of decision the position waits for: a game's own ``Kind``
+        (default: ``BasicKind``, from ``current_player`` alone)."""
+        who = self.current_player
+        return BasicKind.OVER if who == TERMINAL else BasicKind.CHANCE if who == CHANCE else BasicKind.PLAYER
+
+    def option_label(self, move: Move) -> str:
+        """A move as an option, in words (default: its text form)."""
+        return str(move)
+
+    def decision(self) -> Decision:
+        """Who acts, the kind of decision and the options (see the module docstring)."""
+        who = self.current_player
+        if who == TERMINAL:
+            return Decision(who, self.decision_kind())
+        if who == CHANCE:
+            opts = [Option(m, self.option_label(m), p) for m, p in self.chance_outcomes()]
+        else:
+            opts = [Option(m, self.option_label(m)) for m in self.legal_moves()]
+        opts += [Option(m, self.option_label(m)) for m in self.extra_entries()]
+        return Decision(who, self.decision_kind(), tuple(opts))
+
+    def extra_entries(self) -> Sequence[Move]:
+        """Moves the table may enter besides the options (default: none)."""
+        return ()
 
     def apply_text(self, text: str) -> "State":
         return self.apply(self.parse_move(text))

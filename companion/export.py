@@ -91,19 +91,16 @@ def score_rows(fold: Fold) -> list[ScoreRow]:
     names = player_names(states[-1])
     last = tuple(states[0].scores())
     last_turns = states[0].turns_completed()
-    for i, (seq, text) in enumerate(fold.moves, 1):
+    for i, (seq, move) in enumerate(fold.moves, 1):
         before, after = states[i - 1], states[i]
         sc = tuple(after.scores())
         turns = after.turns_completed()
         if sc != last or turns != last_turns:
-            try:
-                desc = before.describe(before.parse_move(text))
-            except CompanionError:
-                desc = text
+            desc = before.describe(move)
             # numbered by the turn (or round) it happened in, not by move
             turn = before.turn_number()
             rows.append(ScoreRow(turn if turn is not None else len(rows) + 1, seq,
-                                 _seat_name(before, names), text, _clean(desc), sc))
+                                 _seat_name(before, names), str(move), _clean(desc), sc))
         last, last_turns = sc, turns
     return rows
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from .engine import State
+from .engine import Move, State
 from .errors import CompanionError, IllegalMoveError, InvalidMoveError, RecordError, SetupError
 
 FORMAT = "pyramid-companion-record"
@@ -42,18 +42,31 @@ class Event:
         return out
 
 
+class Played(NamedTuple):
+    """A move in effect: its event's seq (``None`` for a forced move a
+    replayed record left out, see ``replay``) and the ``Move`` applied."""
+
+    seq: int | None
+    move: Move
+
+    @property
+    def text(self) -> str:
+        """The move's text form (what the journal and records hold)."""
+        return str(self.move)
+
+
 @dataclass
 class Fold:
     """The running fold of a session's events: states after each effective move.
 
     ``states[0]`` is the start; ``states[-1]`` the current position. ``moves``
-    holds ``(seq, move_text)`` of every move in effect (seq ``None`` for a
-    forced move a replayed record left out, see ``replay``); ``undone`` the
+    holds a ``Played`` (seq, ``Move``) for every move in effect: ``moves[i]``
+    was played in ``states[i]`` and led to ``states[i + 1]``; ``undone`` the
     seqs taken back (they stay in the history).
     """
 
     states: list[State]
-    moves: list[tuple[int | None, str]] = field(default_factory=list)
+    moves: list[Played] = field(default_factory=list)
     undone: list[int] = field(default_factory=list)
     ended: bool = False
 
@@ -70,14 +83,15 @@ class Fold:
             if not isinstance(text, str):
                 raise RecordError("a move event needs a \"move\" text")
             state = self.state
-            new = state.apply(state.parse_move(text))
+            move = state.parse_move(text)
+            new = state.apply(move)
             self.states.append(new)
-            self.moves.append((event.seq, text))
+            self.moves.append(Played(event.seq, move))
         elif event.type == "undo":
             if not self.moves:
                 raise IllegalMoveError("nothing to undo")
             target = event.data.get("undoes")
-            last_seq = self.moves[-1][0]
+            last_seq = self.moves[-1].seq
             if target is not None and target != last_seq:
                 raise IllegalMoveError(
                     f"undo names event {target}, but the latest move in effect is event {last_seq}")
@@ -296,13 +310,13 @@ def replay(record: Record) -> ReplayResult:
     def add_implied(steps: list[tuple[str, State]], line: int) -> None:
         for text, st in steps:
             f.states.append(st)
-            f.moves.append((None, text))  # no seq: not in the record
+            f.moves.append(Played(None, f.states[-2].parse_move(text)))  # no seq: not in the record
             implied.append({"before_line": line, "move": text})
 
     for event, line in zip(record.events, record.lines):
         try:
             if event.type == "undo":
-                while f.moves and f.moves[-1][0] is None:  # implied moves go with the move they followed
+                while f.moves and f.moves[-1].seq is None:  # implied moves go with the move they followed
                     f.moves.pop()
                     f.states.pop()
             f.apply(event)

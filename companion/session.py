@@ -18,7 +18,7 @@ from typing import Any
 from .engine import Move, State, pick_chance
 from .errors import IllegalMoveError
 from .journal import Journal
-from .records import Event, Fold, dumps, new_state
+from .records import Event, Fold, Played, dumps, new_state
 
 # Setup keys whose value "physical" means the table, not the device, draws.
 PHYSICAL_KEYS = ("bag", "die", "secret")
@@ -104,7 +104,7 @@ class Session:
         st = self.state
         m = st.parse_move(move) if isinstance(move, str) else move
         new = st.apply(m)  # raises and changes nothing if illegal
-        self._commit([(str(m), new)] + self._device_steps(new))
+        self._commit([(m, new)] + self._device_steps(new))
         return self.state
 
     def advance(self) -> None:
@@ -113,10 +113,10 @@ class Session:
         if steps:
             self._commit(steps)
 
-    def _device_steps(self, st: State, limit: int = 10_000) -> list[tuple[str, State]]:
+    def _device_steps(self, st: State, limit: int = 10_000) -> list[tuple[Move, State]]:
         """The virtual chance outcomes and forced moves that follow ``st`` (pure
         but for the injected generator's picks)."""
-        out: list[tuple[str, State]] = []
+        out: list[tuple[Move, State]] = []
         for _ in range(limit):
             if st.is_terminal():
                 break
@@ -127,7 +127,7 @@ class Session:
             else:
                 break
             st = st.apply(m)
-            out.append((str(m), st))
+            out.append((m, st))
         return out
 
     @property
@@ -135,14 +135,14 @@ class Session:
         """The seq of this copy's latest event (the session id before any)."""
         return self.events[-1].seq if self.events else self.id
 
-    def _commit(self, steps: list[tuple[str, State]]) -> None:
+    def _commit(self, steps: list[tuple[Move, State]]) -> None:
         # Durable first; refused (StaleSessionError) if another copy of this
         # session wrote since this one was opened: its state would be stale.
-        events = self.journal.append_many(self.id, [("move", {"move": text}) for text, _ in steps],
+        events = self.journal.append_many(self.id, [("move", {"move": str(m)}) for m, _ in steps],
                                           after=self.last_seq)
-        for event, (text, state) in zip(events, steps):
+        for event, (move, state) in zip(events, steps):
             self.fold.states.append(state)
-            self.fold.moves.append((event.seq, text))
+            self.fold.moves.append(Played(event.seq, move))
             self.events.append(event)
 
     def undo(self) -> list[int]:
@@ -158,7 +158,7 @@ class Session:
             before = states[-1 - n]
             if not self.waiting_for_device(before) or len(states) - 1 - n == 0:
                 break
-        targets = [seq for seq, _ in self.fold.moves[-n:]][::-1]
+        targets = [p.seq for p in self.fold.moves[-n:]][::-1]
         events = self.journal.append_many(self.id, [("undo", {"undoes": t}) for t in targets], after=self.last_seq)
         for e in events:
             self.fold.apply(e)
@@ -203,8 +203,7 @@ class Session:
         (what the undo prompt shows), or None at the start. Constant time."""
         if not self.fold.moves:
             return None
-        before = self.fold.states[-2]
-        return before.describe(before.parse_move(self.fold.moves[-1][1]))
+        return self.fold.states[-2].describe(self.fold.moves[-1].move)
 
     def record_text(self) -> str:
         """This session as a game record (docs/records.md)."""

@@ -113,7 +113,7 @@ def bank_summary_frame(text: str) -> bytes:
     from companion.ui.draw import Canvas
 
     f = records.replay(records.parse_lines(text.splitlines())).fold
-    i = max(k for k, (_seq, t) in enumerate(f.moves) if t == "bank")
+    i = max(k for k, p in enumerate(f.moves) if p.text == "bank")
     before, after = f.states[i], f.states[i + 1]
     c = Canvas()
     Summary("bank", bank_lines(before, after)).render(c)

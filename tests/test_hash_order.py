@@ -106,7 +106,7 @@ from companion.ui.bag_of_ice import result_screens
 from companion.ui.draw import Canvas
 j = Journal(sys.argv[1])
 s = Session.resume(j, int(sys.argv[2]), random.Random(1))
-i = max(k for k, (_seq, t) in enumerate(s.fold.moves) if t == "bank")
+i = max(k for k, p in enumerate(s.fold.moves) if p.text == "bank")
 c = Canvas()
 result_screens(s, i)[0].render(c)
 sys.stdout.write(c.image.tobytes().hex())

@@ -49,7 +49,7 @@ def state(app):
 
 
 def moves(app) -> list[str]:
-    return [t for _, t in game_screen(app).session.fold.moves]
+    return [p.text for p in game_screen(app).session.fold.moves]
 
 
 def keys_count(*parts: str) -> int:

@@ -212,7 +212,7 @@ def test_turn_screen_and_press_counts_BU5_BU13(tmp_path):
     st = state(app)
     assert st.pending is not None and st.pending.kind == "blue"  # BU-8: blue on rS asks for a color
     assert_matches_reference(app.frame(), "bu_blue")
-    rows = [label for label, _ in game_screen(app).rows()]
+    rows = [r.label for r in game_screen(app).rows()]
     # only the other colors with a small in the stash, with their counts (BU-8)
     assert rows == ["blue   bS  5 left", "green  gS  4 left", "yellow yS  4 left", "white  wS  4 left",
                     "black  kS  5 left"]
@@ -236,7 +236,7 @@ def test_press_counts_over_every_placement_of_a_first_turn(tmp_path):
         sess = game_screen(app).session
         n0 = len(sess.fold.moves)
         press(app, ",".join(keys))
-        assert sess.fold.moves[n0][1] == str(m)  # the keys played exactly this placement
+        assert sess.fold.moves[n0].move == m  # the keys played exactly this placement
         counts.append(len(keys))
         sess.undo()
         app.home()
@@ -286,7 +286,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     assert st.pending.kind == "yellow"
     assert_matches_reference(app.frame(), "bu_yellow")
     # open space first, always in view and said to end the move; the cursor on the first group
-    assert [label for label, _ in game_screen(app).rows()] == [
+    assert [r.label for r in game_screen(app).rows()] == [
         "open space: ends it", "onto A: gS bM", "onto C: yS", "onto D: wS"]
     assert game_screen(app).index == 1
     press(app, "left")  # the turn so far
@@ -323,7 +323,7 @@ def test_a_one_option_choice_is_made_by_the_device_and_said_BU13(tmp_path):
         if isinstance(app.top, Pages):
             press(app, "ok")
     sess = game_screen(app).session
-    assert [m for _, m in sess.fold.moves][-2:] == ["place yS on A", "yellow open"]  # applied alone
+    assert [p.text for p in sess.fold.moves][-2:] == ["place yS on A", "yellow open"]  # applied alone
     press(app, "back,down,down,ok")  # session menu: Field view, Check mode, Last turn
     assert isinstance(app.top, Pages) and app.top.title == "P2: yS on A"
     assert "A: yellow moves rS to open space as B; the pieces above drop (only option, BU-13)" in " ".join(
@@ -418,7 +418,7 @@ def test_check_mode_reachable_table_records_the_turn(tmp_path):
     press(app, "ok,ok")  # what next: Record this turn
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
-    assert [m for _, m in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
+    assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
     assert isinstance(app.top, Pages) and app.top.title == "P1: yM on A"  # the turn's result
     assert not game_screen(app).check
 
@@ -532,9 +532,9 @@ def test_physical_colors_are_entered_at_the_end_BU3_BU10(tmp_path):
     press(app, ",".join(play))
     st = state(app)
     assert st.phase == "reveal" and len(st.stash) == 0 and st.active == 0
-    assert [label for label, _ in game_screen(app).rows()] == [c.value for c in COLORS]
+    assert [r.label for r in game_screen(app).rows()] == [c.value for c in COLORS]
     press(app, "down,down,ok")  # P1 drew green
-    assert [label for label, _ in game_screen(app).rows()] == ["red", "blue", "yellow", "white", "black"]
+    assert [r.label for r in game_screen(app).rows()] == ["red", "blue", "yellow", "white", "black"]
     press(app, "ok")  # P2 drew red
     st = state(app)
     assert st.phase == "over" and [c.value for c in st.secrets] == ["green", "red"]

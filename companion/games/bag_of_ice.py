@@ -421,7 +421,7 @@ class BagOfIceState(State):
     # ------------------------------------------------------------ moves
 
     def legal_moves(self) -> list[Move]:
-        if self.phase in (Phase.OVER):
+        if self.phase == Phase.OVER:
             return []
         if self.current_player == CHANCE:
             return [m for m, _ in self.chance_outcomes()]
@@ -443,6 +443,34 @@ class BagOfIceState(State):
 
     def parse_move(self, text: str) -> Move:
         return parse_boi_move(text)
+
+    # ------------------------------------------------------------ decisions
+
+    def decision_kind(self) -> Phase:
+        """Bag of Ice's decisions are its phases (``Phase``)."""
+        return self.phase
+
+    def extra_entries(self) -> list[Move]:
+        """With a physical die or bag the table may call a broken rule at the
+        die and bag entries too (B-8); at ``decide`` and ``size`` it is a legal move."""
+        return [Broken()] if self.physical and self.phase in (Phase.ROLL, Phase.DRAW) else []
+
+    def option_label(self, move: Move) -> str:
+        if isinstance(move, Roll):
+            return "roll and draw"
+        if isinstance(move, Bank):
+            return "bank"
+        if isinstance(move, Broken):
+            return "rule broken: bust"
+        if isinstance(move, PickSize):
+            return _SIZE_WORD[move.size]
+        if isinstance(move, Face):
+            return f"{move.face.label}: " + " or ".join(_SIZE_WORD[z] for z in move.face.sizes)
+        if isinstance(move, Got):
+            return f"{move.piece.color.value} {_SIZE_WORD[move.piece.size]}"
+        if isinstance(move, Start):
+            return self.players[move.seat] if 0 <= move.seat < self.n else str(move)
+        return str(move)
 
     def _who(self) -> str:
         return self.players[self.active] if self.active is not None else "?"

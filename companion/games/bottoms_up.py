@@ -49,7 +49,7 @@ from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
 
 __all__ = [
-    "Phase",
+    "Phase", "Kind",
     "SPEC", "BottomsUpState", "Group", "Step", "Pending", "new_game", "position",
     "Place", "Secret", "BlueChoice", "YellowChoice", "Reveal", "parse_bu_move",
     "COLORS", "label_of", "TOTAL_DEFAULT", "SETUP_KEYS",
@@ -259,6 +259,18 @@ class Phase(enum.StrEnum):
     """the game is over (BU-10)"""
 
 
+class Kind(enum.Enum):
+    """The kinds of decision a Bottoms Up position waits for (``decision()``)."""
+
+    SECRET = "secret"      # chance: a secret color (device mode, BU-3)
+    OPENING = "opening"    # a small placed as a lone piece (BU-4)
+    PLACE = "place"        # a piece from the stash onto a piece in play (BU-5)
+    BLUE = "blue"          # the new color of a piece hit by blue (BU-8)
+    YELLOW = "yellow"      # where a piece hit by yellow goes (BU-8, BU-9)
+    REVEAL = "reveal"      # physical secret colors: each seat enters its color (BU-10)
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class BottomsUpState(State):
     """A Bottoms Up position. Immutable; ``apply`` returns a new state.
@@ -350,6 +362,28 @@ class BottomsUpState(State):
 
     def parse_move(self, text: str) -> Move:
         return parse_bu_move(text)
+
+    # ------------------------------------------------------------ decisions
+
+    def decision_kind(self) -> Kind:
+        if self.pending is not None:
+            return Kind.BLUE if self.pending.kind == "blue" else Kind.YELLOW
+        return {Phase.SECRET: Kind.SECRET, Phase.OPENING: Kind.OPENING, Phase.PLAY: Kind.PLACE,
+                Phase.REVEAL: Kind.REVEAL, Phase.OVER: Kind.OVER}[self.phase]
+
+    def option_label(self, move: Move) -> str:
+        if isinstance(move, Place):
+            words = f"{move.piece.color.value} {move.piece.size.name.lower()}"
+            return words if move.target is None else f"{words} on {move.target}"
+        if isinstance(move, (BlueChoice, Secret, Reveal)):
+            return move.color.value
+        if isinstance(move, YellowChoice):
+            return "open space" if move.target is None else f"onto {move.target}"
+        return str(move)
+
+    def is_turn_start(self, move: Move) -> bool:
+        """``move`` played here begins a turn (a placement after the opening, BU-5)."""
+        return isinstance(move, Place) and self.phase == Phase.PLAY and self.pending is None
 
     def chance_outcomes(self) -> list[tuple[Move, Fraction]]:
         if self.phase != Phase.SECRET:

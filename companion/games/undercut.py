@@ -41,7 +41,7 @@ from .undercut_moves import (
 )
 
 __all__ = [
-    "Phase",
+    "Phase", "Kind",
     "SPEC", "UndercutState", "new_game", "position", "END_SCORE", "DEFAULT_COLORS", "TOTAL_PIECES",
     "TREE", "TRIPLETS", "FOURSOME", "COMBOS", "MIXES", "STACK_NAMES",
     "Bid", "Done", "Got", "HandPieces", "HandPips", "Pass", "StartPlayer", "Take", "TurnIn",
@@ -91,6 +91,23 @@ class Phase(enum.StrEnum):
     """score sheet: the tied players' hand counts (U-13)"""
     OVER = "over"
     """the game is over (U-12)"""
+
+
+class Kind(enum.Enum):
+    """The kinds of decision an Undercut position waits for (``decision()``)."""
+
+    START = "start"              # chance: the random start player
+    HAND_DRAW = "hand_draw"      # chance: a setup draw into a hand (U-3)
+    STACK_DRAW = "stack_draw"    # chance: a stack's draw (U-7)
+    PASS_DRAW = "pass_draw"      # chance: the passer's draw (U-11)
+    TAKE = "take"                # full table: a 6-pip size mix (U-3)
+    TURN_IN = "turn_in"          # full table: which combo of the hand to turn in (U-6)
+    SHEET = "sheet"              # score sheet: a declared turn-in or done (U-6)
+    BID = "bid"                  # full table: a bid on a stack or a pass (U-8..U-11)
+    WHO_PASSED = "who_passed"    # score sheet: who passed (U-11)
+    HAND_PIPS = "hand_pips"      # score sheet tiebreak: hand pips (U-13)
+    HAND_PIECES = "hand_pieces"  # score sheet tiebreak: hand pieces (U-13)
+    OVER = "over"
 
 
 @dataclass(frozen=True)
@@ -329,6 +346,46 @@ class UndercutState(State):
 
     def parse_move(self, text: str) -> Move:
         return parse_undercut_move(text)
+
+    # ------------------------------------------------------------ decisions
+
+    def decision_kind(self) -> Kind:
+        if self.phase == Phase.OVER:
+            return Kind.OVER
+        if self.phase == Phase.START:
+            return Kind.START
+        if self.pending:
+            kind = self.draw_for[0] if self.draw_for else "hand"
+            return {"hand": Kind.HAND_DRAW, "stack": Kind.STACK_DRAW, "pass": Kind.PASS_DRAW}[kind]
+        if self.phase == Phase.TIEBREAK:
+            return Kind.HAND_PIPS if self._tiebreak_stage()[0] == "pips" else Kind.HAND_PIECES
+        return {Phase.SETUP: Kind.TAKE, Phase.BIDDING: Kind.BID, Phase.AUCTION: Kind.WHO_PASSED,
+                Phase.SCORING: Kind.TURN_IN if self.full else Kind.SHEET}[self.phase]
+
+    def option_label(self, move: Move) -> str:
+        def pieces(ps: Sequence[Piece]) -> str:
+            return " ".join(map(str, canon(ps)))
+        if isinstance(move, StartPlayer) or (isinstance(move, Pass) and move.seat is not None):
+            seat = move.seat
+            return self.players[seat] if seat is not None and 0 <= seat < self.n else str(move)
+        if isinstance(move, Got):
+            return f"{move.piece.color.value} {_SIZE_WORD[move.piece.size]}"
+        if isinstance(move, Take):
+            return " ".join(move.mix)
+        if isinstance(move, TurnIn):
+            return f"{move.combo}: {pieces(move.pieces)}" if move.pieces else move.combo
+        if isinstance(move, Done):
+            return "done: no combo"
+        if isinstance(move, Bid):
+            what = pieces(move.pieces) if move.pieces else "the marker only"
+            return f"bid {what} on {STACK_NAMES[move.stack]}"
+        if isinstance(move, Pass):
+            return f"pass, draw a {_SIZE_WORD[move.size]}" if move.size is not None else "pass"
+        if isinstance(move, HandPips):
+            return _plural(move.pips, "pip")
+        if isinstance(move, HandPieces):
+            return _plural(move.count, "piece")
+        return str(move)
 
     # ------------------------------------------------------------ apply
 

@@ -28,9 +28,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..engine import Option as Choice
 from ..engine import pick_chance
 from ..games.bag_of_ice import (
-    Bank, BagOfIceState, Broken, Face, Got, PickSize, Roll, Start, TurnResult, best_arrangement,
+    Bank, BagOfIceState, Broken, Face, Got, Phase, PickSize, Roll, Start, TurnResult, best_arrangement,
 )
 from ..games import boi_win
 from ..games.boi_odds import Advice, advice_for
@@ -41,7 +42,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Screen, scrolled, stepped
+from .widgets import ChoiceList, Item, Screen, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -51,6 +52,8 @@ SIZE_WORD = {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}
 COLS = WIDTH // CHAR_W  # 21 characters on a line from x=1
 TARGETS = list(range(10, 201, 10))  # B-6: 60 by default, a setting per game
 BROKEN_LABEL = "Rule broken: bust"
+TURN = (Phase.DECIDE, Phase.ROLL, Phase.SIZE, Phase.DRAW)  # a turn under way
+ASKED = (Phase.DECIDE, Phase.SIZE)  # the player decides: the odds apply (B-9)
 ROW_X = 6  # rows start here: 20 characters, then a free column and the scroll mark
 
 
@@ -124,7 +127,7 @@ def history_lines(st: BagOfIceState, seat: int) -> list[str]:
     banks = sum(1 for t in turns if not t.bust)
     lines = [f"{banks} banked, {len(turns) - banks} bust" if turns else "no turn yet"]
     lines += [turn_line(k, t, st) for k, t in enumerate(turns, 1)]
-    if st.phase not in ("over", "start", "rolloff") and st.active == seat:
+    if st.phase not in (Phase.OVER, Phase.START, Phase.ROLLOFF) and st.active == seat:
         lines.append(f"now: {st.turn_score()}" + (f" {pcs(st.drawn)}" if st.drawn else ""))
     return lines
 
@@ -144,7 +147,7 @@ def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
         lines.append("nothing drawn: +0 (B-4)")
     old, new = before.totals[seat], after.totals[seat]
     lines.append(f"total {old} + {arr.score} = {new}")
-    if after.phase == "over":
+    if after.is_terminal():
         lines.append(f"{after.players[seat]} wins! (B-6)")
     return lines
 
@@ -186,7 +189,7 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     screen = BagOfIceScreen(session)
     app.push(screen)
     st: BagOfIceState = session.state
-    if st.phase == "start":  # physical: the device still picks at random (undo: the table names one)
+    if st.phase == Phase.START:  # physical: the device still picks at random (undo: the table names one)
         screen.do(app, pick_chance(st, session.rng))
     elif st.rolloff and st.start is not None:  # virtual roll-off: every roll at once (B-3)
         app.push(Summary("Roll-off (B-3)", rolloff_lines(st)))
@@ -256,8 +259,8 @@ def result_screens(session: Session, n0: int) -> list[Screen]:
     for i in range(n0, len(f.moves)):
         b: BagOfIceState = f.states[i]
         a: BagOfIceState = f.states[i + 1]
-        m = b.parse_move(f.moves[i][1])
-        if b.phase == "rolloff" and a.phase != "rolloff":
+        m = f.moves[i].move
+        if b.phase == Phase.ROLLOFF and a.phase != Phase.ROLLOFF:
             out.append(Summary("Roll-off (B-3)", rolloff_lines(a)))
         elif isinstance(m, Start):
             out.append(Summary("Start player", [f"{a.players[m.seat]} starts (drawn at random, B-3)."]))
@@ -289,7 +292,7 @@ class ScoreScreen(Screen):
             y = 0
         else:
             c.title(f"Scores to {st.target}", "OK:turns")
-        marks = [">" if i == st.active and st.phase != "over" else "" for i in range(st.n)]
+        marks = [">" if i == st.active and not st.is_terminal() else "" for i in range(st.n)]
         draw_scoreboard(c, st.players, st.totals, y=y, mark=self.index, marks=marks)
 
     def on_key(self, key: Key, app: "App") -> None:
@@ -307,7 +310,7 @@ class ScoreScreen(Screen):
 
 def win_lines(st: BagOfIceState, w: WinAdvice, hints: bool) -> list[str]:
     """The chances to win the game (B-10), before B-9's figures on the odds screen."""
-    if st.phase == "size" and st.face is not None:
+    if st.phase == Phase.SIZE and st.face is not None:
         lines = ["chance to win, per size:"]
         lines += [f"{SIZE_WORD[s]:<6} {pct(w.per_size[s])}" for s in st.face.sizes]
         if hints:
@@ -321,7 +324,7 @@ def win_lines(st: BagOfIceState, w: WinAdvice, hints: bool) -> list[str]:
 
 def odds_lines(st: BagOfIceState, adv: Advice, hints: bool) -> list[str]:
     """The odds before a decision in full (B-9), exact fractions included."""
-    if st.phase == "size" and st.face is not None:
+    if st.phase == Phase.SIZE and st.face is not None:
         lines = [f"rolled {st.face}, per size:"]
         for s in st.face.sizes:
             o = adv.per_size[s]
@@ -358,8 +361,7 @@ class BagOfIceScreen(SessionScreen):
 
     def __init__(self, session: Session):
         super().__init__(session)
-        self.index = 0
-        self.top = 0
+        self.list = ChoiceList(x=ROW_X, mark="side")
         self._seen: BagOfIceState | None = None
         self._advice: tuple[BagOfIceState, Advice] | None = None
 
@@ -386,13 +388,13 @@ class BagOfIceScreen(SessionScreen):
     def request_solve(self, app: "App") -> None:
         """Solve the new turn for the win, off the press path (after the frame)."""
         st: BagOfIceState = self.state
-        if self.win_applies() and st.phase in ("decide", "roll", "size", "draw") and not boi_win.is_solved(st):
+        if self.win_applies() and self.turn_live() and not boi_win.is_solved(st):
             app.prepare(lambda: boi_win.prepare(st))
 
     def win(self) -> WinAdvice | None:
         """The win advice at this decision once the turn is solved, else ``None`` (B-9's shows)."""
         st: BagOfIceState = self.state
-        if not self.win_applies() or st.phase not in ("decide", "size") or not boi_win.is_solved(st):
+        if not self.win_applies() or st.phase not in ASKED or not boi_win.is_solved(st):
             return None
         if self._win is None or self._win[0] is not st:
             self._win = (st, boi_win.win_advice(st))
@@ -423,7 +425,7 @@ class BagOfIceScreen(SessionScreen):
         return self._advice[1]
 
     def turn_live(self) -> bool:
-        return self.state.phase in ("decide", "roll", "size", "draw")
+        return self.state.phase in TURN
 
     def broken(self, app: "App") -> None:
         st: BagOfIceState = self.state
@@ -431,7 +433,7 @@ class BagOfIceScreen(SessionScreen):
 
     def menu_items(self, app: "App") -> list[Item]:
         items = [Item("Scores", lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
-        if self.state.phase in ("decide", "size"):
+        if self.state.phase in ASKED:
             items.append(Item("Odds", lambda a: (a.pop(), self.show_odds(a))))
         if self.state.physical and self.turn_live():
             items.append(Item(BROKEN_LABEL, lambda a: (a.pop(), self.broken(a))))
@@ -448,74 +450,64 @@ class BagOfIceScreen(SessionScreen):
             lines = win_lines(st, w, app.settings.boi_hints) + lines
         app.push(OddsScreen("Odds", lines, right=name_of(st, st.active)))
 
-    # ------------------------------------------------------------ rows per phase
+    # ------------------------------------------------------------ rows of the decision
+
+    def item(self, o: Choice) -> Item:
+        """A decision's option as a row (the device pick and the bank's figures aside)."""
+        st: BagOfIceState = self.state
+        m = o.move
+
+        def act(a: "App") -> None:
+            self.do(a, m)
+        if isinstance(m, Broken):
+            return Item(BROKEN_LABEL, self.broken)
+        if isinstance(m, Face) and st.phase == Phase.ROLLOFF:  # B-3: the pip totals decide
+            pips = m.face.pips
+            return Item(f"{m.face.label:<4}", act, right=f"{pips} pip{'s' if pips > 1 else ''}")
+        if isinstance(m, Face):
+            return Item(f"{m.face.label:<4}{face_words(m.face)}", act)
+        if isinstance(m, Got):
+            n = st.bag.count(m.piece)
+            bust = m.piece.color == st.colors[0]
+            return Item(f"{m.piece.color.value} {m.piece}", act,
+                        right="BUST" if bust else (f"{n} left" if n > 1 else ""))
+        if isinstance(m, PickSize):
+            o_ = self.advice().per_size[m.size]
+            w = self.win()
+            chance = f"{o_.reds}/{o_.left} {round(float(o_.bust_chance) * 100):>3}%"
+            figure = f"{round(w.per_size[m.size] * 100):>3}%" if w is not None else f"{avg(o_.expected):>4}"
+            return Item(f"{SIZE_WORD[m.size]:<6} {chance} {figure}", act)
+        if isinstance(m, Roll):
+            w = self.win()
+            right = f"win {round(w.draw * 100)}%" if w is not None else f"avg {avg(self.advice().expected_continue)}"
+            return Item("Roll & draw", act, right=right)
+        if isinstance(m, Bank):
+            adv = self.advice()
+            new = st.totals[st.active or 0] + adv.bank_score
+            w = self.win()
+            if w is not None and new < st.target:  # B-10: the chance to win of each
+                return Item(f"Bank +{adv.bank_score}={new}", act, right=f"win {round(w.bank * 100)}%")
+            return Item(f"Bank +{adv.bank_score} = {new}" + (" WIN" if new >= st.target else ""), act)
+        return Item(o.label, act)
 
     def rows(self) -> list[Item]:
         st: BagOfIceState = self.state
-        ph = st.phase
-        broken = [Item(BROKEN_LABEL, self.broken)] if st.physical and self.turn_live() else []
-        if ph == "start":  # physical, after an undo of the device's pick: the table names one
-            rows = [Item(n, lambda a, i=i: self.do(a, Start(i))) for i, n in enumerate(st.players)]
-            return rows + [Item("Device picks", lambda a: self.do(a, pick_chance(self.state, self.session.rng)))]
-        if ph in ("rolloff", "roll"):
-            if ph == "rolloff":  # B-3: the pip totals decide
-                rows = [Item(f"{f.label:<4}", lambda a, f=f: self.do(a, Face(f)),
-                             right=f"{f.pips} pip{'s' if f.pips > 1 else ''}") for f in DieFace]
-            else:
-                rows = [Item(f"{f.label:<4}{face_words(f)}", lambda a, f=f: self.do(a, Face(f))) for f in DieFace]
-            return rows + broken
-        if ph == "size":
-            assert st.face is not None
-            adv = self.advice()
-            w = self.win()
-            rows = []
-            for s in st.face.sizes:
-                o = adv.per_size[s]
-                chance = f"{o.reds}/{o.left} {round(float(o.bust_chance) * 100):>3}%"
-                figure = f"{round(w.per_size[s] * 100):>3}%" if w is not None else f"{avg(o.expected):>4}"
-                label = f"{SIZE_WORD[s]:<6} {chance} {figure}"
-                rows.append(Item(label, lambda a, s=s: self.do(a, PickSize(s))))
-            return rows + broken
-        if ph == "draw":  # physical: only the asked size, non-bust colors first (B-8)
-            assert st.size is not None
+        d = self.decision()
+        options = list(d.options)
+        if d.kind == Phase.DRAW:  # physical: the asked size, non-bust colors first (B-8)
             order = list(st.colors[1:]) + [st.colors[0]]
-            rows = []
-            for col in order:
-                p = Piece(col, st.size)
-                n = st.bag.count(p)
-                if n:
-                    right = "BUST" if col == st.colors[0] else (f"{n} left" if n > 1 else "")
-                    rows.append(Item(f"{col.value} {p}", lambda a, p=p: self.do(a, Got(p)), right=right))
-            return rows + broken
-        if ph == "decide":
-            adv = self.advice()
-            seat = st.active
-            assert seat is not None
-            new = st.totals[seat] + adv.bank_score
-            w = self.win()
-            if w is not None:  # B-10: the chance to win of each
-                if new >= st.target:
-                    bank_row = Item(f"Bank +{adv.bank_score} = {new} WIN", lambda a: self.do(a, Bank()))
-                else:
-                    bank_row = Item(f"Bank +{adv.bank_score}={new}", lambda a: self.do(a, Bank()),
-                                    right=f"win {round(w.bank * 100)}%")
-                return [Item("Roll & draw", lambda a: self.do(a, Roll()), right=f"win {round(w.draw * 100)}%"),
-                        bank_row] + broken
-            bank = f"Bank +{adv.bank_score} = {new}" + (" WIN" if new >= st.target else "")
-            return [Item("Roll & draw", lambda a: self.do(a, Roll()), right=f"avg {avg(adv.expected_continue)}"),
-                    Item(bank, lambda a: self.do(a, Bank()))] + broken
-        return []
+            options.sort(key=lambda o: order.index(o.move.piece.color) if isinstance(o.move, Got) else len(order))
+        rows = [self.item(o) for o in options]
+        if d.kind == Phase.START:  # physical, after an undo of the device's pick: the table names one
+            rows.append(Item("Device picks", lambda a: self.do(a, pick_chance(self.state, self.session.rng))))
+        return rows
 
     def sync(self) -> list[Item]:
         """The rows of the position; the cursor goes back to the first row
         (Roll & draw, the smaller size...) whenever the position changes."""
         rows = self.rows()
-        st = self.state
-        if st is not self._seen:
-            self._seen = st
-            self.index = 0
-            self.top = 0
-        self.index = min(self.index, max(0, len(rows) - 1))
+        self.list.sync(self.state, rows)
+        self._seen = self.state  # what after_undo compares with (B-3)
         return rows
 
     # ------------------------------------------------------------ render
@@ -523,33 +515,18 @@ class BagOfIceScreen(SessionScreen):
     def render(self, c: Canvas) -> None:
         st: BagOfIceState = self.state
         rows = self.sync()
-        if st.phase == "over":
+        if st.phase == Phase.OVER:
             self.render_winner(c)
-        elif st.phase == "decide":
+        elif st.phase == Phase.DECIDE:
             self.render_turn(c, rows)
-        elif st.phase == "size":
+        elif st.phase == Phase.SIZE:
             self.render_size(c, rows)
         else:
             self.render_entry(c, rows)
 
     def draw_rows(self, c: Canvas, rows: list[Item], first: int, n: int) -> None:
         """``n`` rows from body row ``first``, scrolled to the cursor."""
-        self.top = scrolled(self.index, self.top, n)
-        mark = len(rows) > n
-        room = (WIDTH - ROW_X - 2) // CHAR_W  # 20 characters, a blank column before the mark
-        for i, r in enumerate(rows[self.top:self.top + n]):
-            label = fit(r.label, room)
-            if r.right:
-                left = room - len(r.right) - 1
-                label = fit(r.label, left).ljust(left) + " " + r.right
-            c.row(first + i, label, selected=(self.top + i == self.index), x=ROW_X)
-        if mark:  # a small scroll mark beside the rows
-            y0 = TITLE_H + first * LINE_H
-            h = n * LINE_H
-            c.d.line((WIDTH - 1, y0, WIDTH - 1, y0 + h - 2), fill=0)
-            a = y0 + h * self.top // len(rows)
-            b = y0 + h * (self.top + n) // len(rows) - 2
-            c.d.line((WIDTH - 1, a, WIDTH - 1, max(a + 2, b)), fill=1)
+        self.list.render(c, rows, first, n)
 
     def render_turn(self, c: Canvas, rows: list[Item]) -> None:
         """The turn screen: who, banked total, turn score (large), pieces,
@@ -618,9 +595,9 @@ class BagOfIceScreen(SessionScreen):
         ph = st.phase
         who = name_of(st, st.active)
         footer = ""
-        if ph == "start":
+        if ph == Phase.START:
             title, right = "Who starts?", "B-3"
-        elif ph == "rolloff":
+        elif ph == Phase.ROLLOFF:
             seat = st.roller
             rnd = st.rolloff[-1] if st.rolloff else ()
             title, right = f"Roll-off: {name_of(st, seat)}", f"{len(rnd) + 1}/{len(st.contenders)}"
@@ -632,7 +609,7 @@ class BagOfIceScreen(SessionScreen):
                 footer = f"tie: round {len(st.rolloff)}"
             else:
                 footer = "highest pips starts"
-        elif ph == "roll":
+        elif ph == Phase.ROLL:
             title, right = f"{who} rolled:", "face?"
             footer = f"turn {st.turn_score()}: {pcs(st.drawn)}" if st.drawn else "nothing drawn yet"
         else:  # draw
@@ -682,16 +659,10 @@ class BagOfIceScreen(SessionScreen):
         if key in (Key.LEFT, Key.RIGHT):
             app.push(ScoreScreen(self.session))
         elif key == Key.HOLD_OK:
-            if st.phase in ("decide", "size"):
+            if st.phase in ASKED:
                 self.show_odds(app)
-        elif st.phase == "over":
+        elif st.is_terminal():
             if key == Key.OK:
                 app.push(ScoreScreen(self.session))
-        elif not rows:
-            return
-        elif key in (Key.UP, Key.DOWN):
-            self.index = stepped(self.index, key, len(rows))
-        elif key == Key.OK:
-            action = rows[self.index].action
-            if action is not None:
-                action(app)
+        else:
+            self.list.key(key, rows, app)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..engine import Decision
 from ..io import Key
 from ..session import Session
-from .widgets import Item, Menu, Screen
+from .widgets import ChoiceList, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -29,6 +30,21 @@ class SessionScreen(Screen):
     @property
     def state(self):
         return self.session.state
+
+    _decided: tuple = (None, None)
+    list: ChoiceList  # the cursor list a game screen draws its decision with
+
+    @property
+    def index(self) -> int:
+        """The cursor row of the game screen's list."""
+        return self.list.index
+
+    def decision(self) -> Decision:
+        """The decision the position waits for (``State.decision``), once per position."""
+        st = self.state
+        if self._decided[0] is not st:
+            self._decided = (st, st.decision())
+        return self._decided[1]
 
     def play(self, app: "App", move) -> None:
         """Play a move (text or Move); refusals reach the user as a message."""

@@ -34,8 +34,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine import Move
+from ..engine import Option as Choice
 from ..games.bottoms_up import (
-    COLORS, BlueChoice, BottomsUpState, Group, Place, Reveal, YellowChoice,
+    COLORS, BlueChoice, BottomsUpState, Group, Kind, Phase, Place, Secret, YellowChoice,
 )
 from ..io import Key
 from ..pieces import Color, Piece, Size
@@ -43,7 +44,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import Option, OptionsSetup, Report, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Screen, scrolled, stepped
+from .widgets import ChoiceList, Item, Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -379,7 +380,7 @@ def last_turn_start(session: Session, end: int | None = None) -> int | None:
     f = session.fold
     end = len(f.moves) if end is None else end
     for i in range(end - 1, -1, -1):
-        if f.moves[i][1].startswith("place") and f.states[i].phase == "play":
+        if f.states[i].is_turn_start(f.moves[i].move):
             return i
     return None
 
@@ -476,7 +477,9 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     before: BottomsUpState = f.states[start]
     st: BottomsUpState = f.states[end]
     lines, changed = turn_log(session, start, end)
-    place = f.moves[start][1].split(" ", 1)[1]  # "rS on A"
+    m = f.moves[start].move
+    assert isinstance(m, Place)
+    place = f"{m.piece} on {m.target}" if m.target else str(m.piece)  # "rS on A"
     title = f"{fit(name_of(before), 7)}: {place}" + (" so far" if so_far else "")
     out = field_lines(st, changed, marks=True)
     out.append("steps so far:" if so_far else "steps:")
@@ -526,19 +529,22 @@ class TargetPicker(Screen):
     """The piece in play the taken piece goes on (BU-5): every group by its
     label, pieces bottom to top (the top is where it goes)."""
 
-    def __init__(self, main: "BottomsUpScreen", piece: Piece):
-        self.main = main
+    def __init__(self, state: BottomsUpState, piece: Piece, on_pick: Callable[["App", Place], Any],
+                 *, check: bool = False):
+        self.state = state
         self.piece = piece
+        self.on_pick = on_pick
+        self.check = check
         self.index = 0
         self.top = 0
         self.title = f"Put {piece} on"
 
     def labels(self) -> list[Group]:
-        return self.main.state.field_groups()
+        return self.state.field_groups()
 
     def render(self, c: Canvas) -> None:
         groups = self.labels()
-        c.title(f"Put {self.piece} on:", "check" if self.main.check else "BU-5")
+        c.title(f"Put {self.piece} on:", "check" if self.check else "BU-5")
         self.index = min(self.index, max(0, len(groups) - 1))
         self.top = scrolled(self.index, self.top, ROWS)
         for i, g in enumerate(groups[self.top:self.top + ROWS]):
@@ -555,7 +561,8 @@ class TargetPicker(Screen):
         elif key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
             self.index = stepped(self.index, key, n, page=ROWS)
         elif key == Key.OK:
-            self.main.placed(app, Place(self.piece, groups[self.index].label), pops=1)
+            app.pop()
+            self.on_pick(app, Place(self.piece, groups[self.index].label))
 
 
 # ---------------------------------------------------------------- the game screen
@@ -567,9 +574,7 @@ class BottomsUpScreen(SessionScreen):
     def __init__(self, session: Session):
         super().__init__(session)
         self.grid: PieceGrid | None = None
-        self.index = 0
-        self.top = 0
-        self._ctx: tuple | None = None
+        self.list = ChoiceList()
         self.check = False  # check mode (BU-13): the next placement is checked against the table
 
     # ------------------------------------------------------------ playing
@@ -586,44 +591,67 @@ class BottomsUpScreen(SessionScreen):
     def after_move(self, app: "App", before: BottomsUpState) -> None:
         """A turn just completed: its result (opening placements need none)."""
         turn = completed_turn(self.session)
-        if self.state.pending is None and before.phase == "play" and turn is not None:
+        if self.state.pending is None and before.phase == Phase.PLAY and turn is not None:
             app.push(turn_pages(self.session, *turn))
 
     def play(self, app: "App", move) -> None:  # SessionScreen API
         self.do(app, move)
 
-    def placed(self, app: "App", move: Place, *, pops: int = 0) -> None:
+    def placed(self, app: "App", move: Place) -> None:
         """A placement picked (BU-5): play it, or in check mode enter the table's field."""
         if self.check:
             from .bottoms_up_check import TableField
-            for _ in range(pops):
-                app.pop()
-            app.push(TableField(self, move))
+            app.push(TableField(self.state, move, self.record_checked, self.resolve_checked))
             return
-        self.do(app, move, pops=pops)
+        self.do(app, move)
+
+    def back_here(self, app: "App") -> None:
+        """Leave check mode and close the screens above this one."""
+        self.check = False
+        while app.top is not self:
+            app.pop()
+
+    def record_checked(self, app: "App", placement: Place, choices: Sequence[str]) -> None:
+        """Check mode's verdict recorded: the placement and its choices (the
+        device applies one-option choices by itself: those are skipped here)."""
+        before: BottomsUpState = self.state
+        shadow = before.apply(placement)
+        self.session.play(placement)
+        for text in choices:
+            m = shadow.parse_move(text)
+            if shadow.forced_move() is None:
+                self.session.play(m)
+            shadow = shadow.apply(m)
+        self.back_here(app)
+        self.after_move(app, before)
+
+    def resolve_checked(self, app: "App", placement: Place) -> None:
+        """Check mode left: the device resolves the placement, asking each choice."""
+        self.back_here(app)
+        self.do(app, placement)
 
     def after_undo(self, app: "App") -> None:
-        self._ctx = None
+        self.list.reset()
         self.check = False
         st: BottomsUpState = self.state
-        f = self.session.fold
-        if st.secret_mode == "device" and st.phase == "opening" and not st.groups and \
-                all(m.startswith("secret") for _, m in f.moves):
+        if st.secret_mode == "device" and st.phase == Phase.OPENING and not st.groups and \
+                all(isinstance(p.move, Secret) for p in self.session.fold.moves):
             app.message("Back to the start: the secret colors were drawn again (BU-3). "
                         "Everyone looks again.", title="New colors", then=lambda a: a.push(SecretTour(self.session)))
 
     def menu_items(self, app: "App") -> list[Item]:
         st: BottomsUpState = self.state
+        kind = self.decision().kind
         items = [Item("Field view", lambda a: (a.pop(), a.push(field_view(self.state))))]
-        if st.phase == "play" and st.pending is None and st.groups:
+        if kind == Kind.PLACE and st.groups:
             items.append(Item("Check mode (BU-13)", lambda a: (a.pop(), self.enter_check(a))))
         turn = completed_turn(self.session)
         if turn is not None:
             items.append(Item("Last turn", lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
-        if st.secret_mode == "device" and st.phase != "over":
+        if st.secret_mode == "device" and kind != Kind.OVER:
             items.append(Item("Secret colors", lambda a: (a.pop(), a.push(SecretTour(
                 self.session, st.active, from_menu=True)))))
-        if st.phase == "over":
+        if kind == Kind.OVER:
             items.insert(0, Item("Scores", lambda a: (a.pop(), a.push(scores_screen(self.state)))))
         return items
 
@@ -633,90 +661,86 @@ class BottomsUpScreen(SessionScreen):
     def enter_check(self, app: "App") -> None:
         self.check = True
         self.grid = None
+        self.list.reset()
         app.message("Pick the piece and where it went, then enter the stacks the table built. "
                     "BACK leaves.", title="Check mode (BU-13)")
 
-    # ------------------------------------------------------------ rows per phase
+    # ------------------------------------------------------------ rows of the decision
 
-    def context(self) -> tuple:
-        st: BottomsUpState = self.state
-        return (st.phase, st.active, st.turn, len(self.session.fold.moves), self.check)
-
-    def sync(self) -> None:
-        ctx = self.context()
-        if ctx != self._ctx:
-            self._ctx = ctx
-            st: BottomsUpState = self.state
-            # a yellow choice lists open space first; the cursor starts on the first group
-            yellow = st.pending is not None and st.pending.kind == "yellow" and len(st.pending.options) > 1
-            self.index = 1 if yellow else 0
-            self.top = 0
+    def sync(self) -> list[Item]:
+        rows = self.rows()
+        d = self.decision()
+        # a yellow choice lists open space first; the cursor starts on the first group
+        yellow = d.kind == Kind.YELLOW and len(d.options) > 1
+        if self.list.sync(self.state, rows, 1 if yellow else 0, extra=self.check):
             self.grid = self.make_grid()
+        return rows
 
     def make_grid(self) -> PieceGrid | None:
         st: BottomsUpState = self.state
-        if st.pending is not None or st.phase not in ("opening", "play"):
-            return None
-        if st.phase == "opening":  # BU-4: a small
+        kind = self.decision().kind
+        if kind == Kind.OPENING:  # BU-4: a small
             return PieceGrid(st.stash.count, sizes=(Size.SMALL,))
-        return PieceGrid(st.stash.count)
+        if kind == Kind.PLACE:
+            return PieceGrid(st.stash.count)
+        return None
 
-    def rows(self) -> list[tuple[str, Move]]:
-        """The options of a pending choice, or the reveal entries."""
+    def item(self, o: Choice) -> Item:
         st: BottomsUpState = self.state
-        if st.pending is not None:
-            g, i, p = st.pending_at()  # type: ignore[misc]
-            out = []
-            for m in st.pending.options:
-                if isinstance(m, BlueChoice):
-                    q = Piece(m.color, p.size)
-                    out.append((f"{m.color.value:<7}{q}  {st.stash.count(q)} left", m))
-                elif isinstance(m, YellowChoice):
-                    if m.target is None:
-                        # first, so it is always in view however many groups there are, and
-                        # said to end the move (BU-9: open space queues nothing; issue 13)
-                        out.insert(0, ("open space: ends it", m))
-                    else:
-                        tg = st.group(m.target)
-                        out.append(("onto " + stack_text(m.target, tg.pieces, ROW_CHARS - 5), m))
-            return out
-        if st.phase == "reveal":
-            return [(m.color.value, m) for m in st.legal_moves() if isinstance(m, Reveal)]
-        return []
+        m = o.move
+
+        def act(a: "App") -> None:
+            self.do(a, m)
+        if isinstance(m, BlueChoice):
+            at = st.pending_at()
+            assert at is not None
+            q = Piece(m.color, at[2].size)
+            return Item(f"{m.color.value:<7}{q}  {st.stash.count(q)} left", act)
+        if isinstance(m, YellowChoice) and m.target is not None:
+            tg = st.group(m.target)
+            assert tg is not None
+            return Item("onto " + stack_text(m.target, tg.pieces, ROW_CHARS - 5), act)
+        if isinstance(m, YellowChoice):
+            # said to end the move (BU-9: open space queues nothing; issue 13)
+            return Item("open space: ends it", act)
+        return Item(o.label, act)
+
+    def rows(self) -> list[Item]:
+        """The options of a pending choice, or the reveal entries."""
+        d = self.decision()
+        if d.kind not in (Kind.BLUE, Kind.YELLOW, Kind.REVEAL):
+            return []
+        options = list(d.options)
+        if d.kind == Kind.YELLOW:  # open space first, always in view however many groups there are
+            options.sort(key=lambda o: o.move.target is not None)  # type: ignore[attr-defined]
+        return [self.item(o) for o in options]
 
     # ------------------------------------------------------------ render
 
     def render(self, c: Canvas) -> None:
         st: BottomsUpState = self.state
-        self.sync()
-        if st.phase == "over":
+        rows = self.sync()
+        kind = self.decision().kind
+        if kind == Kind.OVER:
             self.render_winner(c)
             return
-        if st.phase in ("opening", "play") and st.pending is None and self.grid is not None:
+        if kind in (Kind.OPENING, Kind.PLACE) and self.grid is not None:
             self.render_turn(c)
             return
-        rows = self.rows()
-        if st.pending is not None:
-            g, i, p = st.pending_at()  # type: ignore[misc]
-            kind = st.pending.kind
-            c.title(f"{fit(name_of(st), 6)}: " + (f"recolor {p}" if kind == "blue" else f"move {p} to"), "BU-8")
-            self.draw_context(c, ("in " if kind == "blue" else "from ") + g.label, g.pieces, i)
-            first = 1
-        elif st.phase == "reveal":
+        at = st.pending_at()
+        if at is not None:
+            g, i, p = at
+            blue = kind == Kind.BLUE
+            c.title(f"{fit(name_of(st), 6)}: " + (f"recolor {p}" if blue else f"move {p} to"), "BU-8")
+            self.draw_context(c, ("in " if blue else "from ") + g.label, g.pieces, i)
+        elif kind == Kind.REVEAL:
             c.title(f"{fit(name_of(st), 9)}'s color?", "BU-3")
             c.row(0, "stash empty: reveal", x=1)
-            first = 1
         else:  # pragma: no cover - the secret draw is the device's (never waits)
             c.title("Bottoms Up")
             c.center(30, "drawing colors...")
             return
-        shown = ROWS - first
-        self.index = min(self.index, max(0, len(rows) - 1))
-        self.top = scrolled(self.index, self.top, shown)
-        for k, (label, _) in enumerate(rows[self.top:self.top + shown]):
-            c.row(first + k, label, selected=(self.top + k == self.index))
-        if len(rows) > shown:
-            c.scrollbar(self.top, shown, len(rows))
+        self.list.render(c, rows, 1, ROWS - 1)
 
     def draw_context(self, c: Canvas, head: str, pieces: Sequence[Piece], mark: int) -> None:
         """``in C: wS gM bL`` with the piece a choice is about inverted; a
@@ -742,7 +766,7 @@ class BottomsUpScreen(SessionScreen):
         grid = self.grid
         assert grid is not None
         name = name_of(st)
-        if st.phase == "opening":
+        if st.phase == Phase.OPENING:
             c.title(f"{fit(name, 8)}: a small", "BU-4")
         elif grid.size is not None and grid.color is not None:
             head = "Check: " if self.check else f"{fit(name, 8)}: "
@@ -757,13 +781,13 @@ class BottomsUpScreen(SessionScreen):
         """A piece taken from the stash: the opening small is placed at once
         (BU-4), as is a piece on an empty field (BU-5); else where it goes."""
         st: BottomsUpState = self.state
-        if st.phase == "opening" or not st.groups:
+        if st.phase == Phase.OPENING or not st.groups:
             if self.check:
                 app.message("Check mode needs a piece in play to place on.")
                 return
             self.do(app, Place(piece))
         else:
-            app.push(TargetPicker(self, piece))
+            app.push(TargetPicker(st, piece, self.placed, check=self.check))
 
     def render_winner(self, c: Canvas) -> None:
         st: BottomsUpState = self.state
@@ -794,70 +818,66 @@ class BottomsUpScreen(SessionScreen):
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.BACK and self.check:  # leave check mode
             self.check = False
-            self._ctx = None
+            self.list.reset()
             return
         super().on_key(key, app)
 
     def on_game_key(self, key: Key, app: "App") -> None:
         st: BottomsUpState = self.state
-        self.sync()
+        rows = self.sync()
+        kind = self.decision().kind
         if key == Key.HOLD_OK:
-            if st.secret_mode == "device" and st.phase != "over":
+            if st.secret_mode == "device" and kind != Kind.OVER:
                 app.push(SecretPeek(self.session))
-            elif st.phase != "over":
+            elif kind != Kind.OVER:
                 app.message("The secret colors were drawn at the table (BU-3): they are entered at the end.")
             return
-        if st.phase == "over":
+        if kind == Kind.OVER:
             if key in (Key.OK, Key.LEFT, Key.RIGHT):
                 app.push(scores_screen(st))
             return
         grid = self.grid
-        if grid is not None and st.pending is None:
+        if grid is not None and kind in (Kind.OPENING, Kind.PLACE):
             picked = grid.key(key)
             if isinstance(picked, Piece):
                 self.picked(app, picked)
             elif grid.size is not None:  # the color is chosen: now its size
-                app.push(SizeStage(self))
+                app.push(SizeStage(grid, self.render_turn, self.picked))
             return
-        rows = self.rows()
         if key in (Key.LEFT, Key.RIGHT):
             start = last_turn_start(self.session)
             if st.pending is not None and start is not None:
                 app.push(turn_pages(self.session, start, so_far=True))
             else:
                 app.push(field_view(st))
-        elif not rows:
-            return
-        elif key in (Key.UP, Key.DOWN):
-            self.index = stepped(self.index, key, len(rows))
-        elif key == Key.OK:
-            self.do(app, rows[self.index][1])
+        else:
+            self.list.key(key, rows, app)
 
 
 class SizeStage(Screen):
     """The size of the color picked on the turn screen: the same grid with
     the size cursor (UP/DOWN or LEFT/RIGHT over the sizes left, OK picks,
     BACK back to the colors). A screen of its own, so the game screen always
-    shows what the journal holds."""
+    shows what the journal holds; the piece picked goes to ``on_pick``."""
 
-    def __init__(self, main: BottomsUpScreen):
-        self.main = main
+    def __init__(self, grid: PieceGrid, draw: Callable[[Canvas], Any], on_pick: Callable[["App", Piece], Any]):
+        self.grid = grid
+        self.draw = draw
+        self.on_pick = on_pick
         self.title = "Size"
 
     def render(self, c: Canvas) -> None:
-        self.main.render_turn(c)
+        self.draw(c)
 
     def on_key(self, key: Key, app: "App") -> None:
-        grid = self.main.grid
-        if grid is None or key in (Key.HOLD_BACK, Key.HOLD_OK, Key.RELEASE):
-            if grid is None:
-                app.pop()
+        grid = self.grid
+        if key in (Key.HOLD_BACK, Key.HOLD_OK, Key.RELEASE):
             return
         picked = grid.key(key)
         if grid.size is None:
             app.pop()
         if isinstance(picked, Piece):
-            self.main.picked(app, picked)
+            self.on_pick(app, picked)
 
 
 class SecretPeek(Screen):

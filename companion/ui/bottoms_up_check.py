@@ -25,11 +25,10 @@ from .bottoms_up import (
 )
 from .common import choose
 from .draw import ROWS, Canvas, fit, wrap
-from .widgets import Screen, scrolled, stepped
+from .widgets import Item, Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
-    from .bottoms_up import BottomsUpScreen
 
 
 class PiecePicker(Screen):
@@ -58,13 +57,13 @@ class PiecePicker(Screen):
 
 
 class ListScreen(Screen):
-    """Rows of (label, action) with a cursor; BACK calls ``on_back``."""
+    """``Item`` rows with a cursor under a heading; BACK calls ``on_back``."""
 
     def __init__(self) -> None:
         self.index = 0
         self.top = 0
 
-    def rows(self) -> list[tuple[str, Callable[["App"], Any]]]:  # pragma: no cover - abstract
+    def rows(self) -> list[Item]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def heading(self) -> tuple[str, str]:  # pragma: no cover - abstract
@@ -75,8 +74,8 @@ class ListScreen(Screen):
         self.index = min(self.index, max(0, len(rows) - 1))
         self.top = scrolled(self.index, self.top, ROWS)
         c.title(*self.heading())
-        for i, (label, _) in enumerate(rows[self.top:self.top + ROWS]):
-            c.row(i, label, selected=(self.top + i == self.index))
+        for i, it in enumerate(rows[self.top:self.top + ROWS]):
+            c.row(i, it.label, selected=(self.top + i == self.index))
         c.scrollbar(self.top, ROWS, len(rows))
 
     def on_key(self, key: Key, app: "App") -> None:
@@ -84,8 +83,8 @@ class ListScreen(Screen):
         n = len(rows)
         if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
             self.index = stepped(self.index, key, n, page=ROWS)
-        elif key == Key.OK:
-            rows[self.index][1](app)
+        elif key == Key.OK and rows[self.index].action is not None:
+            rows[self.index].action(app)
         elif key == Key.BACK:
             self.on_back(app)
 
@@ -94,13 +93,20 @@ class ListScreen(Screen):
 
 
 class TableField(ListScreen):
-    """The table's field after ``placement``, to edit, then check (BU-13)."""
+    """The table's field after ``placement``, to edit, then check (BU-13).
 
-    def __init__(self, main: "BottomsUpScreen", placement: Place):
+    The verdict's way on is handed back: ``on_record(app, placement,
+    choices)`` records the turn, ``on_resolve(app, placement)`` lets the
+    device resolve it step by step."""
+
+    def __init__(self, state: BottomsUpState, placement: Place,
+                 on_record: Callable[["App", Place, Sequence[str]], Any],
+                 on_resolve: Callable[["App", Place], Any]):
         super().__init__()
-        self.main = main
         self.placement = placement
-        st: BottomsUpState = main.state
+        self.on_record = on_record
+        self.on_resolve = on_resolve
+        st = state
         self.before = st
         self.groups: list[tuple[str, list[Piece]]] = [(g.label, list(g.pieces)) for g in st.field_groups()]
         for label, pieces in self.groups:
@@ -112,12 +118,12 @@ class TableField(ListScreen):
     def heading(self) -> tuple[str, str]:
         return f"Table: {self.placement.piece} on {self.placement.target}", "BU-13"
 
-    def rows(self) -> list[tuple[str, Callable[["App"], Any]]]:
-        out: list[tuple[str, Callable[["App"], Any]]] = [("Check it", self.run_check)]
+    def rows(self) -> list[Item]:
+        out = [Item("Check it", self.run_check)]
         for k, (label, pieces) in enumerate(self.groups):
             text = stack_text(label, pieces, ROW_CHARS - 1)
-            out.append((("*" if label in self.edited else " ") + text, lambda a, k=k: self.edit(a, k)))
-        out.append(("+ new lone piece", self.add_group))
+            out.append(Item(("*" if label in self.edited else " ") + text, lambda a, k=k: self.edit(a, k)))
+        out.append(Item("+ new lone piece", self.add_group))
         return out
 
     def table(self) -> list[str]:
@@ -154,30 +160,12 @@ class TableField(ListScreen):
     # ------------------------------------------------------------ after the verdict
 
     def record(self, app: "App", choices: Sequence[str]) -> None:
-        """Play the placement and ``choices`` (the device applies one-option
-        choices by itself: those are skipped here), then show the turn."""
-        main = self.main
-        before: BottomsUpState = main.state
-        session = main.session
-        shadow = before.apply(self.placement)
-        session.play(self.placement)
-        for text in choices:
-            m = shadow.parse_move(text)
-            if shadow.forced_move() is None:
-                session.play(m)
-            shadow = shadow.apply(m)
-        main.check = False
-        while app.top is not main:
-            app.pop()
-        main.after_move(app, before)
+        """Record the turn: the placement and the verdict's ``choices``."""
+        self.on_record(app, self.placement, choices)
 
     def resolve(self, app: "App") -> None:
         """Leave check mode and let the device resolve, asking each choice."""
-        main = self.main
-        main.check = False
-        while app.top is not main:
-            app.pop()
-        main.do(app, self.placement)
+        self.on_resolve(app, self.placement)
 
 
 class StackEditor(ListScreen):
@@ -201,13 +189,13 @@ class StackEditor(ListScreen):
     def heading(self) -> tuple[str, str]:
         return f"Stack {self.label}, bottom up", ""
 
-    def rows(self) -> list[tuple[str, Callable[["App"], Any]]]:
-        out: list[tuple[str, Callable[["App"], Any]]] = [("Done", self.done)]
+    def rows(self) -> list[Item]:
+        out = [Item("Done", self.done)]
         n = len(self.pieces)
         for i, p in enumerate(self.pieces):
             where = " (bottom)" if i == 0 and n > 1 else " (top)" if i == n - 1 and n > 1 else ""
-            out.append((f"{i + 1}. {p}{where}", lambda a, i=i: self.change(a, i)))
-        out.append(("+ piece on top", self.add))
+            out.append(Item(f"{i + 1}. {p}{where}", lambda a, i=i: self.change(a, i)))
+        out.append(Item("+ piece on top", self.add))
         return out
 
     def touched(self) -> None:

@@ -8,20 +8,20 @@ module exists its menu entry says so instead of failing.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .. import __version__
 from ..config import change
 from ..errors import CompanionError
 from ..games import GAMES, TOOLS
-from ..games.tools import BAG_PRESETS, BagState, DieState, PickState
+from ..games.tools import BAG_PRESETS, BagState, DieState, Draw, Keep, PickState, Refill, Return
 from ..io import Key
 from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen, history_screen
 from .draw import TITLE_H, Canvas
 from .keyboard import NameKeyboard
-from .widgets import Item, Menu, NumberPicker, Screen
+from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -200,50 +200,48 @@ class BagScreen(ToolScreen):
 
     def __init__(self, session: Session):
         super().__init__(session)
-        self.index = 0
+        self.list = ChoiceList()
 
-    def _rows(self) -> list[tuple[str, str, bool]]:
+    def rows(self) -> list[Item]:
         st: BagState = self.state
+
+        def play(move) -> Callable[["App"], None]:
+            return lambda app: self.play(app, move)
         if st.held is not None:
-            return [("Keep it", "keep", True), ("Put it back", "return", True)]
-        rows = [(f"{s.name.lower():<7}{st.bag.count_size(s):>3} left", f"draw {s.letter}",
-                 bool(st.bag.count_size(s))) for s in Size]
-        rows.append((f"{'any':<7}{len(st.bag):>3} left", "draw any", bool(st.bag)))
+            return [Item("Keep it", play(Keep())), Item("Put it back", play(Return()))]
+        rows = [Item(f"{z.name.lower():<7}{st.bag.count_size(z):>3} left", play(Draw(z)),
+                     enabled=bool(st.bag.count_size(z))) for z in Size]
+        rows.append(Item(f"{'any':<7}{len(st.bag):>3} left", play(Draw(None)), enabled=bool(st.bag)))
         if st.kept:
-            rows.append((f"refill ({len(st.kept)} kept)", "refill", True))
+            rows.append(Item(f"refill ({len(st.kept)} kept)", play(Refill())))
         return rows
 
     def render(self, c: Canvas) -> None:
         st: BagState = self.state
-        rows = self._rows()
-        self.index = min(self.index, len(rows) - 1)
+        rows = self.rows()
+        self.list.sync(st.held, rows)
         c.title(BAG_PRESETS[st.preset][0], f"{len(st.bag)} left")
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
             c.big(46, TITLE_H + 2, p.color.value[:6], 2)
             c.text(46, TITLE_H + 22, p.size.name.lower())
-            for i, (label, _, _) in enumerate(rows):
+            for i, it in enumerate(rows):
                 y = 42 + 10 * i
-                if i == self.index:
+                if i == self.list.index:
                     c.d.polygon([(40, y + 1), (44, y + 4), (40, y + 7)], fill=1)
-                c.text(47, y, label)
+                c.text(47, y, it.label)
             return
-        for i, (label, _, enabled) in enumerate(rows[:5]):
-            c.row(i, label if enabled else f"({label.strip()})", selected=(i == self.index))
+        for i, it in enumerate(rows[:5]):
+            c.row(i, it.label if it.enabled else f"({it.label.strip()})", selected=(i == self.list.index))
 
     def on_game_key(self, key: Key, app: "App") -> None:
-        rows = self._rows()
-        if key in (Key.UP, Key.DOWN):
-            self.index = (self.index + (1 if key == Key.DOWN else -1)) % len(rows)
-        elif key == Key.OK:
-            label, move, enabled = rows[self.index]
-            if not enabled:
-                app.message("No piece of that size is left in the bag.")
-                return
-            self.play(app, move)
-            if move in ("keep", "return"):
-                self.index = 0
+        rows = self.rows()
+        self.list.sync(self.state.held, rows)
+        if key == Key.OK and rows and not rows[self.list.index].enabled:
+            app.message("No piece of that size is left in the bag.")
+            return
+        self.list.key(key, rows, app)
 
 
 class PickScreen(ToolScreen):

@@ -27,10 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..engine import Move
-from ..games.undercut import END_SCORE, UndercutState
+from ..engine import Decision, Move
+from ..engine import Option as Choice
+from ..games.undercut import END_SCORE, Kind, Phase, UndercutState
 from ..games.undercut_moves import (
-    COMBOS, MIXES, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
+    COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, Take, TurnIn,
     bid_value, canon,
 )
 from ..io import Key
@@ -39,7 +40,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import Item, Menu, Screen, scrolled, stepped
+from .widgets import ChoiceList, Item, Menu, Screen, scrolled, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -126,7 +127,7 @@ def steps_since(session: Session, n0: int) -> list[Step]:
     out = []
     for i in range(n0, len(f.moves)):
         before = f.states[i]
-        out.append(Step(before, before.parse_move(f.moves[i][1]), f.states[i + 1]))
+        out.append(Step(before, f.moves[i].move, f.states[i + 1]))
     return out
 
 
@@ -190,7 +191,7 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
                 auto_turnins.append(f"  back: {pcs(m.pieces)}")
         if s.after.end_triggered and not b.end_triggered:
             who = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
-            why = ("this scoring phase is the last" if b.phase == "scoring"
+            why = ("this scoring phase is the last" if b.phase == Phase.SCORING
                    else "one more scoring phase, then the end")
             pages.append(("End triggered", [f"U-12: {s.after.players[who]} has {s.after.points[who]}: {why}."]))
     if auto_turnins:
@@ -280,12 +281,9 @@ def hands_menu(session: Session) -> Screen:
 
 # ---------------------------------------------------------------- the game screen
 
-
-@dataclass
-class Row:
-    label: str
-    action: Callable[["App"], Any]
-    right: str = ""
+TITLES = {Kind.TAKE: "{name}: take 6 pips", Kind.TURN_IN: "{name}: turn in", Kind.BID: "{name}: bid or pass",
+          Kind.SHEET: "{name} ({points}) scores", Kind.WHO_PASSED: "Who passed? +1", Kind.START: "Who starts?"}
+RIGHTS = {Kind.TAKE: "U-3", Kind.TURN_IN: "U-6", Kind.WHO_PASSED: "U-11"}
 
 
 class UndercutScreen(SessionScreen):
@@ -293,9 +291,7 @@ class UndercutScreen(SessionScreen):
 
     def __init__(self, session: Session):
         super().__init__(session)
-        self.index = 0
-        self.top = 0
-        self._ctx: tuple | None = None
+        self.list = ChoiceList()
         self.number = 0  # the tiebreak entry (U-13)
 
     # ------------------------------------------------------------ playing
@@ -314,7 +310,7 @@ class UndercutScreen(SessionScreen):
         self.do(app, move)
 
     def after_undo(self, app: "App") -> None:
-        self._ctx = None
+        self.list.reset()
 
     def menu_items(self, app: "App") -> list[Item]:
         items = [Item("Scores", lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
@@ -325,100 +321,78 @@ class UndercutScreen(SessionScreen):
     def session_title(self) -> str:
         return f"Undercut #{self.session.id}"
 
-    # ------------------------------------------------------------ rows per phase
+    # ------------------------------------------------------------ rows of the decision
 
-    def context(self, st: UndercutState | None = None) -> tuple:
-        """What the cursor belongs to: while it is unchanged by a move, the cursor stays."""
-        st = st or self.state
-        # every move is a new context: after a score-sheet turn-in the cursor goes back to
-        # Done, so one more OK cannot score the same combo twice by mistake (issue 13)
-        return (st.phase, st.active, st.round, st.pos, len(st.bids), st.pending_draw() is not None,
-                len(self.session.fold.moves))
-
-    def header(self) -> tuple[str, str]:
+    def header(self, d: Decision | None = None) -> tuple[str, str]:
         st: UndercutState = self.state
-        name = st.players[st.active] if st.players else ""
-        ph = st.phase
-        if st.current_player == -1 and ph == "start":
-            return "Who starts?", ""
-        if st.pending:
-            d = st.pending_draw() or {}
+        d = d or self.decision()
+        if d.kind in (Kind.HAND_DRAW, Kind.STACK_DRAW, Kind.PASS_DRAW):
+            draw = st.pending_draw() or {}
             size = SIZE_WORD[st.pending[0]]
-            if d["for"] == "stack":
-                return f"Stack {d['stack']}: {size} drawn", ""
-            if d["for"] == "pass":
-                return f"{st.players[d['seat']]} drew {size}", ""
-            return f"{st.players[d['seat']]} drew {size}", f"{d['left']} more" if d["left"] > 1 else ""
-        if ph == "setup":
-            return f"{name}: take 6 pips", "U-3"
-        if ph == "scoring":
-            if st.full:
-                return f"{name}: turn in", "U-6"
-            return f"{name} ({st.points[st.active]}) scores", f"R{st.round}"
-        if ph == "bidding":
-            return f"{name}: bid or pass", f"R{st.round}"
-        if ph == "auction":
-            return "Who passed? +1", "U-11"
-        return "", ""
+            if d.kind == Kind.STACK_DRAW:
+                return f"Stack {draw['stack']}: {size} drawn", ""
+            left = draw["left"]
+            more = f"{left} more" if d.kind == Kind.HAND_DRAW and left > 1 else ""
+            return f"{st.players[draw['seat']]} drew {size}", more
+        name = st.players[st.active] if st.players else ""
+        title = TITLES.get(d.kind, "").format(name=name, points=st.points[st.active] if st.points else 0)
+        right = RIGHTS.get(d.kind, f"R{st.round}" if d.kind in (Kind.SHEET, Kind.BID) else "")
+        return title, right
 
-    def rows(self) -> list[Row]:
+    def item(self, o: Choice) -> Item:
+        """A decision's option as a row; the auction's stacks are rows of their own (``rows``)."""
         st: UndercutState = self.state
-        ph = st.phase
-        if ph == "start":
-            return [Row(n, lambda a, i=i: self.do(a, StartPlayer(i))) for i, n in enumerate(st.players)]
-        if st.pending:  # physical bag (U-15): only what the bag can still give
-            size = st.pending[0]
-            out = []
-            for col in st.colors:
-                p = Piece(col, size)
-                if st.bag.count(p):
-                    out.append(Row(f"{col.value} {p}", lambda a, p=p: self.do(a, Got(p)),
-                                   right=f"{st.bag.count(p)} in bag"))
-            return out
-        if ph == "setup":
-            legal = {m.mix for m in st.legal_moves() if isinstance(m, Take)}
-            return [Row(" ".join(mix), lambda a, mix=mix: self.do(a, Take(mix)), right=f"{len(mix)} pcs")
-                    for mix in MIXES if mix in legal]
-        if ph == "scoring":
-            if st.full:
-                out = []
-                for m in st.legal_moves():
-                    assert isinstance(m, TurnIn)
-                    v = st.values[COMBOS.index(m.combo)]
-                    out.append(Row(f"{COMBO_SHORT[m.combo]} {pcs(m.pieces)}", lambda a, m=m: self.do(a, m), right=f"+{v}"))
-                return out
-            out = [Row("Done: no combo", lambda a: self.do(a, Done()))]
-            for j, combo in enumerate(COMBOS):
-                out.append(Row(combo, lambda a, combo=combo: self.do(a, TurnIn(combo)), right=f"+{st.values[j]}"))
-            return out
-        if ph == "bidding":
+        m = o.move
+
+        def act(a: "App") -> None:
+            self.do(a, m)
+        if isinstance(m, Got):  # physical bag (U-15): only what the bag can still give
+            return Item(f"{m.piece.color.value} {m.piece}", act, right=f"{st.bag.count(m.piece)} in bag")
+        if isinstance(m, Take):
+            return Item(o.label, act, right=f"{len(m.mix)} pcs")
+        if isinstance(m, TurnIn):
+            v = st.values[COMBOS.index(m.combo)]
+            label = f"{COMBO_SHORT[m.combo]} {pcs(m.pieces)}" if st.full else m.combo
+            return Item(label, act, right=f"+{v}")
+        if isinstance(m, Done):
+            return Item("Done: no combo", act)
+        if isinstance(m, Pass) and m.seat is not None:
+            return Item(o.label, act, right=str(st.points[m.seat]))
+        return Item(o.label, act)
+
+    def rows(self, d: Decision | None = None) -> list[Item]:
+        st: UndercutState = self.state
+        d = d or self.decision()
+        if d.kind == Kind.BID:  # the stacks with their bids, then Pass: a stack opens the picker
             out = []
             for k, stack in enumerate(st.stacks):
                 b = st.bids[k]
                 right = "no bid" if b is None else f"{fit(st.players[b[0]], 3)} {bid_value(b[1])[0]}/{len(b[1])}"
-                out.append(Row(f"{STACK_NAMES[k]} {pcs(stack)}", lambda a, k=k: self.open_bid(a, k), right=right))
-            out.append(Row("Pass: +1, draw", self.ask_pass))
+                out.append(Item(f"{STACK_NAMES[k]} {pcs(stack)}", lambda a, k=k: self.open_bid(a, k), right=right))
+            out.append(Item("Pass: +1, draw", self.ask_pass))
             return out
-        if ph == "auction":
-            return [Row(n, lambda a, i=i: self.do(a, Pass(seat=i)), right=str(st.points[i]))
-                    for i, n in enumerate(st.players)]
-        return []
+        options = list(d.options)
+        if d.kind == Kind.SHEET:  # Done first: a stray OK scores nothing
+            options = options[-1:] + options[:-1]
+        elif d.is_chance and d.kind != Kind.START:  # physical bag (U-15): in the game's color order
+            options.sort(key=lambda o: st.colors.index(o.move.piece.color))  # type: ignore[attr-defined]
+        return [self.item(o) for o in options]
 
-    def default_index(self, rows: list[Row]) -> int:
+    def default_index(self, d: Decision, rows: list[Item]) -> int:
         st: UndercutState = self.state
-        if st.phase == "bidding":
+        if d.kind == Kind.BID:
             missing = stacks_left_without_bid(st)
             return missing[0] if missing else len(rows) - 1
-        if st.phase == "auction":
+        if d.kind == Kind.WHO_PASSED:
             return st.start or 0
-        if st.phase == "setup":
+        if d.kind == Kind.TAKE:
             return next((i for i, r in enumerate(rows) if r.label == "L M S"), 0)
         return 0
 
     # ------------------------------------------------------------ auction actions
 
     def open_bid(self, app: "App", stack: int) -> None:
-        app.push(BidPicker(self, stack))
+        app.push(BidPicker(self.state, stack, lambda a, bid: self.do(a, bid, pops=1)))
 
     def ask_pass(self, app: "App") -> None:
         st: UndercutState = self.state
@@ -437,63 +411,44 @@ class UndercutScreen(SessionScreen):
 
     # ------------------------------------------------------------ tiebreak (score sheet, U-13)
 
-    def tiebreak_stage(self) -> str:
-        st: UndercutState = self.state
-        return "pips" if st.tb_pips[st.active] is None else "pieces"
-
-    def tiebreak_bounds(self) -> tuple[int, int]:
-        st: UndercutState = self.state
-        if self.tiebreak_stage() == "pips":
-            return 0, 150
-        p = st.tb_pips[st.active] or 0
-        return -(-p // 3), min(p, 75)
+    def tiebreak_bounds(self, d: Decision) -> tuple[int, int]:
+        vals = [m.pips if isinstance(m, HandPips) else m.count for m in d.moves]  # type: ignore[attr-defined]
+        return (min(vals), max(vals)) if vals else (0, 0)
 
     # ------------------------------------------------------------ render
 
-    def sync(self) -> list[Row]:
-        rows = self.rows()
-        ctx = self.context()
-        if ctx != self._ctx:
-            self._ctx = ctx
-            self.index = self.default_index(rows)
-            self.top = 0
-            if self.state.phase == "tiebreak":
-                self.number = self.tiebreak_bounds()[0]
-        self.index = min(self.index, max(0, len(rows) - 1))
-        return rows
+    def sync(self) -> tuple[Decision, list[Item]]:
+        d = self.decision()
+        rows = self.rows(d)
+        if self.list.sync(self.state, rows, self.default_index(d, rows)) and \
+                d.kind in (Kind.HAND_PIPS, Kind.HAND_PIECES):
+            self.number = self.tiebreak_bounds(d)[0]
+        return d, rows
 
     def render(self, c: Canvas) -> None:
         st: UndercutState = self.state
-        rows = self.sync()
-        if st.phase == "over":
+        d, rows = self.sync()
+        if d.is_over:
             self.render_winner(c)
             return
-        if st.phase == "tiebreak":
-            self.render_tiebreak(c)
+        if d.kind in (Kind.HAND_PIPS, Kind.HAND_PIECES):
+            self.render_tiebreak(c, d)
             return
-        title, right = self.header()
-        c.title(title, right)
+        c.title(*self.header(d))
         n = ROWS
         footer = ""
-        if st.phase == "scoring" and not st.full:
+        if d.kind == Kind.SHEET:
             n, footer = ROWS - 1, " ".join(f"{fit(p, 3)}:{s}" for p, s in zip(st.players, st.points))
-        self.top = scrolled(self.index, self.top, n)
-        for i, r in enumerate(rows[self.top:self.top + n]):
-            label = r.label
-            if r.right:
-                room = (WIDTH - 7) // CHAR_W - len(r.right) - 1
-                label = fit(label, room).ljust(room) + " " + r.right
-            c.row(i, label, selected=(self.top + i == self.index))
-        if st.phase == "bidding" and len(rows) < ROWS:
+        self.list.render(c, rows, 0, n)
+        if d.kind == Kind.BID and len(rows) < ROWS:
             h = st.hands[st.active]
             footer = f"hand {h.pips()}p: {pcs(h)}"
         if footer:
             c.row(ROWS - 1, fit(footer, 21), x=1)
-        c.scrollbar(self.top, n, len(rows))
 
-    def render_tiebreak(self, c: Canvas) -> None:
+    def render_tiebreak(self, c: Canvas, d: Decision) -> None:
         st: UndercutState = self.state
-        stage = self.tiebreak_stage()
+        stage = "pips" if d.kind == Kind.HAND_PIPS else "pieces"
         c.title(f"{st.players[st.active]}: hand {stage}", "U-13")
         c.center(TITLE_H + 4, str(self.number), scale=3)
         c.text(2, TITLE_H + 12, "-")
@@ -532,29 +487,23 @@ class UndercutScreen(SessionScreen):
     # ------------------------------------------------------------ keys
 
     def on_game_key(self, key: Key, app: "App") -> None:
-        st: UndercutState = self.state
-        rows = self.sync()
-        if st.phase == "over":
+        d, rows = self.sync()
+        if d.is_over:
             if key in (Key.OK, Key.LEFT, Key.RIGHT):
                 app.push(ScoreScreen(self.session))
             return
-        if st.phase == "tiebreak":
-            lo, hi = self.tiebreak_bounds()
+        if d.kind in (Kind.HAND_PIPS, Kind.HAND_PIECES):
+            lo, hi = self.tiebreak_bounds(d)
             step = {Key.UP: 1, Key.DOWN: -1, Key.RIGHT: 10, Key.LEFT: -10}.get(key)
             if step:
                 self.number = max(lo, min(hi, self.number + step))
             elif key == Key.OK:
-                move = HandPips(self.number) if self.tiebreak_stage() == "pips" else HandPieces(self.number)
-                self.do(app, move)
+                self.do(app, HandPips(self.number) if d.kind == Kind.HAND_PIPS else HandPieces(self.number))
             return
         if key in (Key.LEFT, Key.RIGHT):
             app.push(ScoreScreen(self.session))
-        elif not rows:
-            return
-        elif key in (Key.UP, Key.DOWN):
-            self.index = stepped(self.index, key, len(rows))
-        elif key == Key.OK:
-            rows[self.index].action(app)
+        else:
+            self.list.key(key, rows, app)
 
 
 # ---------------------------------------------------------------- bid picker
@@ -569,9 +518,9 @@ class BidPicker(Screen):
     places the bid. The marker alone is the zero bid (U-9). BACK cancels.
     """
 
-    def __init__(self, main: UndercutScreen, stack: int):
-        st: UndercutState = main.state
-        self.main = main
+    def __init__(self, state: UndercutState, stack: int, on_bid: Callable[["App", Bid], Any]):
+        st = self.state = state
+        self.on_bid = on_bid
         self.stack = stack
         self.seat = st.active
         self.have = sorted(st.hands[st.active].items(), key=lambda pc: (pc[0].pips, str(pc[0])))
@@ -583,15 +532,14 @@ class BidPicker(Screen):
         return tuple(p for (p, _), k in zip(self.have, self.chosen) for _ in range(k))
 
     def verdict(self) -> tuple[bool, str]:
-        st: UndercutState = self.main.state
-        beat = st.bid_to_beat(self.stack)
+        beat = self.state.bid_to_beat(self.stack)
         v = bid_value(self.pieces())
         if beat is None:
             return True, "any"
         return (v < beat), ("lower" if v < beat else "too high")
 
     def render(self, c: Canvas) -> None:
-        st: UndercutState = self.main.state
+        st = self.state
         c.title(f"{st.players[self.seat]}: bid on {STACK_NAMES[self.stack]}", "U-9")
         b = st.bids[self.stack]
         if b is None:
@@ -620,7 +568,7 @@ class BidPicker(Screen):
         elif key == Key.OK or key == Key.RIGHT:
             if self.index == 0:
                 if key == Key.OK:
-                    self.main.do(app, Bid(self.stack, self.pieces()), pops=1)
+                    self.on_bid(app, Bid(self.stack, self.pieces()))
                 return
             j = self.index - 1
             have = self.have[j][1]

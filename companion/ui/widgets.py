@@ -5,7 +5,8 @@ access to the ``App`` (push, pop, replace, message, confirm, sessions). Every
 widget works with UP, DOWN, OK and BACK alone; LEFT/RIGHT are shortcuts.
 
 Widgets: ``Menu`` (scrolling list), ``NumberPicker`` (names: ``keyboard.NameKeyboard``),
-``Confirm``, ``Message``, ``ChoiceList`` (a menu whose items carry values).
+``Confirm``, ``Message``, and ``ChoiceList``: the one cursor list every game
+screen draws a decision's options with (rows of ``Item``).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..io import Key
-from .draw import CHAR_W, ROWS, TITLE_H, WIDTH, Canvas, wrap
+from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -66,6 +67,82 @@ def stepped(index: int, key: Key, n: int, page: int = 0) -> int:
     if page and key == Key.RIGHT:
         return min(n - 1, index + page)
     return index
+
+
+def item_text(it: Item, room: int) -> str:
+    """An item's label in ``room`` characters, its ``right`` text right-aligned."""
+    if not it.right:
+        return it.label
+    left = room - len(it.right) - 1
+    return fit(it.label, left).ljust(left) + " " + it.right
+
+
+class ChoiceList:
+    """The shared cursor list of the game screens: ``Item`` rows drawn in
+    body rows under the title, scrolled to the cursor. UP/DOWN move
+    (wrapping), OK runs the item's action. The cursor goes back to the
+    default row whenever the position (``sync``'s state) changes.
+
+    ``x``: where labels start; ``mark``: ``"bar"`` (the screen's scroll bar)
+    or ``"side"`` (a small mark beside the rows only)."""
+
+    ROOM = 20  # characters of a row: a free column before the scroll mark
+
+    def __init__(self, *, x: int = 7, mark: str = "bar"):
+        self.index = 0
+        self.top = 0
+        self.x = x
+        self.mark = mark
+        self._state: Any = None
+        self._extra: Any = None
+
+    def reset(self) -> None:
+        """The next ``sync`` puts the cursor on the default row."""
+        self._state = None
+
+    def sync(self, state: Any, items: Sequence[Item], default: int = 0, extra: Any = None) -> bool:
+        """Follow the position: a new ``state`` object (or a new ``extra``)
+        puts the cursor on ``default``; returns ``True`` when it did."""
+        fresh = state is not self._state or extra != self._extra
+        if fresh:
+            self._state, self._extra = state, extra
+            self.index, self.top = default, 0
+        self.index = min(self.index, max(0, len(items) - 1))
+        return fresh
+
+    def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS) -> None:
+        self.top = scrolled(self.index, self.top, n)
+        for i, it in enumerate(items[self.top:self.top + n]):
+            label = item_text(it, self.ROOM) if it.right or self.mark == "side" else it.label
+            if self.mark == "side":
+                label = fit(label, self.ROOM)
+            c.row(first + i, label if it.enabled else f"({label})",
+                  selected=(self.top + i == self.index), x=self.x)
+        if self.mark == "bar":
+            c.scrollbar(self.top, n, len(items))
+        elif len(items) > n:  # a small scroll mark beside the rows
+            y0 = TITLE_H + first * LINE_H
+            h = n * LINE_H
+            c.d.line((WIDTH - 1, y0, WIDTH - 1, y0 + h - 2), fill=0)
+            a = y0 + h * self.top // len(items)
+            b = y0 + h * (self.top + n) // len(items) - 2
+            c.d.line((WIDTH - 1, a, WIDTH - 1, max(a + 2, b)), fill=1)
+
+    def key(self, key: Key, items: Sequence[Item], app: "App") -> bool:
+        """UP/DOWN/OK on the list; ``False`` for any other key."""
+        if not items:
+            return False
+        if key in (Key.UP, Key.DOWN):
+            self.index = stepped(self.index, key, len(items))
+            return True
+        if key == Key.OK:
+            it = items[self.index]
+            if not it.enabled:
+                app.message(f"{it.label}: not available now")
+            elif it.action is not None:
+                it.action(app)
+            return True
+        return False
 
 
 class Menu(Screen):
