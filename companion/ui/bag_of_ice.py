@@ -524,10 +524,6 @@ class BagOfIceScreen(SessionScreen):
         else:
             self.render_entry(c, rows)
 
-    def draw_rows(self, c: Canvas, rows: list[Item], first: int, n: int) -> None:
-        """``n`` rows from body row ``first``, scrolled to the cursor."""
-        self.list.render(c, rows, first, n)
-
     def render_turn(self, c: Canvas, rows: list[Item]) -> None:
         """The turn screen: who, banked total, turn score (large), pieces,
         bust chance and hint (B-9), then the actions."""
@@ -549,7 +545,7 @@ class BagOfIceScreen(SessionScreen):
         else:
             line = (odds + f"  hint {adv.hint}") if self.show_hints else f"next draw: {odds}"
         c.text(1, TITLE_H + 2 * LINE_H, fit(line, COLS))
-        self.draw_rows(c, rows, 3, 2)
+        self.list.render(c, rows, 3, 2)
 
     @staticmethod
     def draw_pieces(c: Canvas, x: int, y: int, drawn: tuple[Piece, ...]) -> None:
@@ -578,7 +574,7 @@ class BagOfIceScreen(SessionScreen):
         c.title(f"{name_of(st, st.active)} rolled {st.face}", "size?")
         w = self.win()
         c.row(0, f"{'size':<7}{'bust':<10}{'win' if w is not None else 'avg':>3}", x=ROW_X)
-        self.draw_rows(c, rows, 1, 3)
+        self.list.render(c, rows, 1, 3)
         now = f"turn {adv.bank_score}"
         if self.show_hints and st.face is not None and w is not None:
             now += f"  to win: {SIZE_WORD[w.size_choice[st.face]]}"
@@ -617,7 +613,7 @@ class BagOfIceScreen(SessionScreen):
             title, right = f"{who} drew a {SIZE_WORD[st.size]}", st.face.label
         c.title(title, right)
         n = ROWS - (1 if footer else 0)
-        self.draw_rows(c, rows, 0, n)
+        self.list.render(c, rows, 0, n)
         if footer:
             c.text(1, TITLE_H + n * LINE_H, fit(footer, COLS))
 

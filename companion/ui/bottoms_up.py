@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..engine import Move
 from ..engine import Option as Choice
 from ..games.bottoms_up import (
-    COLORS, BlueChoice, BottomsUpState, Group, Kind, Phase, Place, Secret, YellowChoice,
+    COLORS, BlueChoice, BottomsUpState, Kind, Phase, Place, Secret, YellowChoice,
 )
 from ..io import Key
 from ..pieces import Color, Piece, Size
@@ -44,7 +44,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import Option, OptionsSetup, Report, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Screen, scrolled, stepped
+from .widgets import ChoiceList, Item, Menu, Screen, scrolled
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -348,10 +348,7 @@ class PieceGrid:
         rows = self.rows()
         self.row = min(self.row, max(0, len(rows) - 1))
         shown = ROWS - first_row
-        if self.row < self.top:
-            self.top = self.row
-        elif self.row >= self.top + shown:
-            self.top = self.row - shown + 1
+        self.top = scrolled(self.row, self.top, shown)
         for i, row in enumerate(rows[self.top:self.top + shown]):
             k = self.top + i
             y = TITLE_H + (first_row + i) * LINE_H
@@ -525,44 +522,20 @@ def scores_screen(st: BottomsUpState) -> Pages:
 # ---------------------------------------------------------------- the target picker
 
 
-class TargetPicker(Screen):
+class TargetPicker(Menu):
     """The piece in play the taken piece goes on (BU-5): every group by its
     label, pieces bottom to top (the top is where it goes)."""
 
     def __init__(self, state: BottomsUpState, piece: Piece, on_pick: Callable[["App", Place], Any],
                  *, check: bool = False):
-        self.state = state
         self.piece = piece
-        self.on_pick = on_pick
-        self.check = check
-        self.index = 0
-        self.top = 0
-        self.title = f"Put {piece} on"
 
-    def labels(self) -> list[Group]:
-        return self.state.field_groups()
-
-    def render(self, c: Canvas) -> None:
-        groups = self.labels()
-        c.title(f"Put {self.piece} on:", "check" if self.check else "BU-5")
-        self.index = min(self.index, max(0, len(groups) - 1))
-        self.top = scrolled(self.index, self.top, ROWS)
-        for i, g in enumerate(groups[self.top:self.top + ROWS]):
-            c.row(i, stack_text(g.label, g.pieces), selected=(self.top + i == self.index))
-        c.scrollbar(self.top, ROWS, len(groups))
-
-    def on_key(self, key: Key, app: "App") -> None:
-        groups = self.labels()
-        n = len(groups)
-        if key == Key.BACK:
+        def pick(app: "App", it: Item) -> None:
             app.pop()
-        elif not n:
-            return
-        elif key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
-            self.index = stepped(self.index, key, n, page=ROWS)
-        elif key == Key.OK:
-            app.pop()
-            self.on_pick(app, Place(self.piece, groups[self.index].label))
+            on_pick(app, Place(piece, it.value))
+        super().__init__(f"Put {piece} on:", [Item(stack_text(g.label, g.pieces), value=g.label)
+                                              for g in state.field_groups()],
+                         on_select=pick, right="check" if check else "BU-5")
 
 
 # ---------------------------------------------------------------- the game screen

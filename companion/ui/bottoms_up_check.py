@@ -24,8 +24,8 @@ from .bottoms_up import (
     LINE_CHARS, ROW_CHARS, Pages, PieceGrid, field_lines, stack_text,
 )
 from .common import choose
-from .draw import ROWS, Canvas, fit, wrap
-from .widgets import Item, Screen, scrolled, stepped
+from .draw import Canvas, fit, wrap
+from .widgets import Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -56,39 +56,16 @@ class PiecePicker(Screen):
             self.on_pick(app, picked)
 
 
-class ListScreen(Screen):
-    """``Item`` rows with a cursor under a heading; BACK calls ``on_back``."""
+class ListScreen(Menu):
+    """A ``Menu`` of ``rows()`` under ``heading()``; BACK calls ``on_back``."""
 
     def __init__(self) -> None:
-        self.index = 0
-        self.top = 0
+        super().__init__("", self.rows, on_back=self.on_back)
 
     def rows(self) -> list[Item]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def heading(self) -> tuple[str, str]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def render(self, c: Canvas) -> None:
-        rows = self.rows()
-        self.index = min(self.index, max(0, len(rows) - 1))
-        self.top = scrolled(self.index, self.top, ROWS)
-        c.title(*self.heading())
-        for i, it in enumerate(rows[self.top:self.top + ROWS]):
-            c.row(i, it.label, selected=(self.top + i == self.index))
-        c.scrollbar(self.top, ROWS, len(rows))
-
-    def on_key(self, key: Key, app: "App") -> None:
-        rows = self.rows()
-        n = len(rows)
-        if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
-            self.index = stepped(self.index, key, n, page=ROWS)
-        elif key == Key.OK and rows[self.index].action is not None:
-            rows[self.index].action(app)
-        elif key == Key.BACK:
-            self.on_back(app)
-
-    def on_back(self, app: "App") -> None:
+    def on_back(self, app: "App") -> None:  # type: ignore[override]
         app.pop()
 
 

@@ -7,7 +7,6 @@
 * ``OptionsSetup``: a list of named options, each cycling through its
   values with OK, and a final "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
-* ``piece_label`` / ``pieces_text``: short text of pieces for 128 px rows.
 * ``Report``: a page of short lines under a title (what the device did, a
   summary); UP/DOWN scroll, OK/BACK/LEFT/RIGHT close it.
 """
@@ -17,7 +16,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..io import Key
-from ..pieces import Piece
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .keyboard import NameKeyboard
 from .widgets import Item, Menu, NumberPicker, Screen
@@ -75,12 +73,6 @@ def players_screen(title: str, default: int, lo: int, hi: int,
     def got_count(a: "App", n: int) -> None:
         a.push(PlayersSetup(f"{title}: names", player_defaults(a, n), on_done))
     return NumberPicker(f"{title}: players", default, lo, hi, got_count, hint=hint or f"{lo} to {hi} players")
-
-
-def ask_players(app: "App", title: str, lo: int, hi: int, default: int,
-                on_done: Callable[["App", list[str]], Any]) -> None:
-    """Number of players, then their names."""
-    app.push(players_screen(title, default, lo, hi, on_done))
 
 
 @dataclass
@@ -155,15 +147,6 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
         label = fit(name, w // CHAR_W - 1 - len(tag)) + tag
         c.text(x0 + 1, y0, label, invert=(i == mark))
         c.big(x0 + 2, y0 + 10, str(s), 2)
-
-
-def piece_label(p: Piece) -> str:
-    return str(p)
-
-
-def pieces_text(pieces: Sequence[Piece] | Any) -> str:
-    items = sorted(pieces, key=lambda p: (-p.size.pips, p.color.value))
-    return " ".join(str(p) for p in items) if items else "-"
 
 
 class Report(Screen):

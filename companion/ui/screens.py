@@ -377,9 +377,3 @@ class PlayerNames(Menu):
     @staticmethod
     def _save(app: "App", names: list[str]) -> None:
         app.save_settings(change(app.settings, players=tuple(names)))
-
-
-def player_names(app: "App", n: int) -> list[str]:
-    """Default names for n seats: the saved names first, then P1..Pn."""
-    saved = list(app.settings.players)
-    return [saved[i] if i < len(saved) else f"P{i + 1}" for i in range(n)]

@@ -40,7 +40,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Menu, Screen, scrolled, stepped
+from .widgets import ChoiceList, Item, Menu, Screen, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -62,10 +62,6 @@ def pcs(pieces) -> str:
 def value_short(value: tuple[int, int]) -> str:
     """A bid value ``(pips, pieces)`` in 5 to 7 characters: ``3p/1pc``."""
     return f"{value[0]}p/{value[1]}pc"
-
-
-def hand_of(st: UndercutState, seat: int) -> list[Piece]:
-    return list(st.hands[seat]) if st.full else []
 
 
 def stacks_left_without_bid(st: UndercutState) -> list[int]:
@@ -525,8 +521,15 @@ class BidPicker(Screen):
         self.seat = st.active
         self.have = sorted(st.hands[st.active].items(), key=lambda pc: (pc[0].pips, str(pc[0])))
         self.chosen = [0] * len(self.have)
-        self.index = 0
-        self.top = 0
+        self.list = ChoiceList()
+
+    @property
+    def index(self) -> int:
+        return self.list.index
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self.list.index = value
 
     def pieces(self) -> tuple[Piece, ...]:
         return tuple(p for (p, _), k in zip(self.have, self.chosen) for _ in range(k))
@@ -549,15 +552,9 @@ class BidPicker(Screen):
         c.text(1, TITLE_H, fit(beat, 21))
         ok, word = self.verdict()
         mine = self.pieces()
-        rows = [(f"Bid {value_short(bid_value(mine))}" if mine else "Bid marker only", word)]
-        rows += [(f"{p} {SIZE_WORD[p.size]}", f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
-        shown = ROWS - 1
-        self.top = scrolled(self.index, self.top, shown)
-        for i, (label, right) in enumerate(rows[self.top:self.top + shown]):
-            room = (WIDTH - 7) // CHAR_W - len(right) - 1
-            c.row(i + 1, fit(label, room).ljust(room) + " " + right, selected=(self.top + i == self.index))
-        if len(rows) > shown:
-            c.scrollbar(self.top, shown, len(rows))
+        rows = [Item(f"Bid {value_short(bid_value(mine))}" if mine else "Bid marker only", right=word)]
+        rows += [Item(f"{p} {SIZE_WORD[p.size]}", right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
+        self.list.render(c, rows, 1, ROWS - 1)
 
     def on_key(self, key: Key, app: "App") -> None:
         n = len(self.have) + 1

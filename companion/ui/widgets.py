@@ -147,61 +147,59 @@ class ChoiceList:
 
 class Menu(Screen):
     """A scrolling list. UP/DOWN move (wrapping), LEFT/RIGHT page, OK selects,
-    BACK leaves (or calls ``on_back``)."""
+    BACK leaves (or calls ``on_back``). The title's right side shows
+    ``right``, else the cursor's place in a list longer than the screen."""
 
     def __init__(self, title: str, items: Sequence[Item] | Callable[[], Sequence[Item]],
                  *, on_back: Callable[["App"], Any] | None = None, index: int = 0,
-                 on_select: Callable[["App", Item], Any] | None = None, footer: str = ""):
+                 on_select: Callable[["App", Item], Any] | None = None, footer: str = "", right: str = ""):
         self.title = title
         self._items = items
-        self.index = index
-        self.top = 0
+        self.list = ChoiceList()
+        self.list.index = index
         self.on_back = on_back
         self.on_select = on_select
         self.footer = footer
+        self.right = right
+
+    @property
+    def index(self) -> int:
+        return self.list.index
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self.list.index = value
 
     @property
     def items(self) -> list[Item]:
         return list(self._items() if callable(self._items) else self._items)
 
-    def rows(self) -> int:
+    def heading(self) -> tuple[str, str]:
+        return self.title, self.right
+
+    def shown(self) -> int:
         return ROWS - (1 if self.footer else 0)
 
     def render(self, c: Canvas) -> None:
         items = self.items
         self.index = min(self.index, max(0, len(items) - 1))
-        n = self.rows()
-        self.top = scrolled(self.index, self.top, n)
-        c.title(self.title, f"{self.index + 1}/{len(items)}" if len(items) > n else "")
-        for i, it in enumerate(items[self.top:self.top + n]):
-            label = it.label if it.enabled else f"({it.label})"
-            if it.right:
-                room = (WIDTH - 7) // CHAR_W - len(it.right) - 1
-                label = label[:room].ljust(room) + " " + it.right
-            c.row(i, label, selected=(self.top + i == self.index))
+        n = self.shown()
+        title, right = self.heading()
+        c.title(title, right or (f"{self.index + 1}/{len(items)}" if len(items) > n else ""))
+        self.list.render(c, items, 0, n)
         if self.footer:
             c.row(ROWS - 1, self.footer)
-        c.scrollbar(self.top, n, len(items))
 
     def on_key(self, key: Key, app: "App") -> None:
         items = self.items
-        if not items:
-            if key in (Key.BACK, Key.OK):
-                self._back(app)
-            return
-        n = len(items)
-        if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
-            self.index = stepped(self.index, key, n, page=self.rows())
-        elif key == Key.OK:
-            it = items[self.index]
-            if not it.enabled:
-                app.message(f"{it.label}: not available now")
-            elif self.on_select:
-                self.on_select(app, it)
-            elif it.action:
-                it.action(app)
-        elif key == Key.BACK:
+        if key == Key.BACK or (key == Key.OK and not items):
             self._back(app)
+        elif key in (Key.LEFT, Key.RIGHT) and items:
+            self.index = stepped(self.index, key, len(items), page=self.shown())
+        elif key == Key.OK and self.on_select and items[self.index].enabled:
+            self.on_select(app, items[self.index])
+        else:
+            self.list.key(key, items, app)
 
     def _back(self, app: "App") -> None:
         if self.on_back:
