@@ -223,7 +223,61 @@ def measure_presses() -> dict:
                 counts.append(len(keys_n))
         app.journal.close()
     return {"presses_undo": len(keys) if undone else None,
-            "presses_name_mean": round(statistics.mean(counts), 2) if len(counts) == len(NAME_SET) else None}
+            "presses_name_mean": round(statistics.mean(counts), 2) if len(counts) == len(NAME_SET) else None,
+            "presses_roster_4": presses_roster_4(), "presses_bu_place_mean": presses_bu_place_mean()}
+
+
+def _press_all(app, keys) -> None:
+    from companion.io import Key
+    for k in keys:
+        app.handle(Key.parse(k) if isinstance(k, str) else k)
+
+
+def presses_roster_4() -> int | None:
+    """From the main menu's New game to the game screen with 4 players of the
+    roster seated (Undercut, the roster's names in order): every press counted."""
+    from companion.config import Settings
+    from companion.journal import Journal
+    from companion.ui.app import App
+    roster = ("Ann", "Bob", "Cat", "Dan")
+    keys = ["ok", "ok", "ok", "ok", "ok"]  # New game, Undercut, 4 players, Next (seated), Start game
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App(Journal(os.path.join(tmp, "j.db")), rng=random.Random(1), settings=Settings(players=roster))
+        app.home()
+        _press_all(app, keys)
+        ok = getattr(getattr(app.top, "state", None), "players", None) == roster
+        app.journal.close()
+    return len(keys) if ok else None
+
+
+def presses_bu_place_mean() -> float | None:
+    """The mean presses of every placement of a first Bottoms Up turn (4
+    players, after the opening), each played on the real app with the keys
+    ``presses_for_place`` gives and checked, then undone."""
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.bottoms_up import presses_for_place
+    start = ("ok,down,down,ok,ok,ok,ok," + ",".join(["hold-ok,release"] * 4) + ",ok,"
+             "ok,down,down,ok,down,down,down,ok,up,up,ok").split(",")  # 4 players, each looks, the opening
+    counts = []
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App(Journal(os.path.join(tmp, "j.db")), rng=random.Random(1))
+        app.home()
+        _press_all(app, start)
+        st = app.top.session.state
+        for m in st.legal_moves():
+            session = app.top.session  # Resume may open a new copy of the session
+            keys = presses_for_place(st, m)
+            n0 = len(session.fold.moves)
+            _press_all(app, keys)
+            if len(session.fold.moves) <= n0 or session.fold.moves[n0].move != m:
+                return None
+            counts.append(len(keys))
+            session.undo()
+            app.home()
+            _press_all(app, ["ok"])  # Resume: a fresh turn screen
+        app.journal.close()
+    return round(statistics.mean(counts), 2)
 
 
 NAME_SET = ["Alice", "Bruno", "Clara", "David", "Elena", "Felix", "Greta", "Hanna", "Igor", "Julia", "Kevin",
@@ -245,13 +299,13 @@ GOALS = {
     "event_cpu_p99_ms": ("<=", 2.0), "start_ratio": ("<=", 1.5), "resume_10k_s": ("<=", 0.5),
     "boi_table_s": ("<=", 1.0), "boi_query_ms": ("<=", 1.0), "bu_check_slowest_s": ("<=", 1.0),
     "boi_win_turn_ms": ("<=", 100), "boi_win_table_kb": ("<=", 20), "presses_undo": ("<=", 2),
-    "presses_name_mean": ("<=", 15),
+    "presses_name_mean": ("<=", 15), "presses_roster_4": ("<=", 8), "presses_bu_place_mean": ("<=", 4.5),
     "peak_rss_mb": ("<=", 60),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_p95", "bus_bytes_unchanged", "bus_bytes_ratio_to_ideal",
         "event_cpu_p50_ms", "event_cpu_p99_ms", "start_first_frame_s", "start_ratio", "resume_10k_s",
         "boi_table_s", "boi_query_ms", "boi_win_turn_ms", "boi_win_table_kb", "bu_check_slowest_s",
-        "peak_rss_mb", "presses_undo", "presses_name_mean"]
+        "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_roster_4", "presses_bu_place_mean"]
 
 
 def table(fig: dict) -> str:
@@ -366,6 +420,33 @@ def report(fig: dict, quick: bool) -> str:
     ])
 
 
+PRESSES = [("presses_roster_4", "seat 4 roster players, from New game to the game screen"),
+           ("presses_name_mean", "type a new name of 3 to 7 letters (mean of 25)"),
+           ("presses_bu_place_mean", "a Bottoms Up placement (mean over a first turn's 72)"),
+           ("presses_undo", "undo, from a game screen")]
+
+
+def presses_table(fig: dict) -> str:
+    rows = ["| gesture | presses | goal |", "| --- | ---: | --- |"]
+    for k, what in PRESSES:
+        goal = GOALS.get(k)
+        rows.append(f"| {what} (`{k}`) | {fig.get(k)} | {goal[0]} {goal[1] if goal else ''} |")
+    return "\n".join(rows)
+
+
+def readme_presses(fig: dict, path: str = os.path.join(ROOT, "README.md")) -> None:
+    """The README's table of presses, between its markers, from this run's figures."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    start, end = "<!-- presses:start (python -m bench --doc) -->", "<!-- presses:end -->"
+    if start not in text or end not in text:
+        return
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{head}{start}\n{presses_table(fig)}\n{end}{tail}")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench", description="Run every benchmark and print a table.")
     p.add_argument("--quick", action="store_true", help="a smaller run fit for CI")
@@ -390,6 +471,7 @@ def main(argv=None) -> int:
     if a.doc:
         with open(a.doc, "w", encoding="utf-8") as f:
             f.write(report(fig, a.quick))
+        readme_presses(fig)
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump({k: fig.get(k) for k in KEYS} | {"extra": {k: v for k, v in fig.items() if k not in KEYS}},

@@ -18,7 +18,7 @@ from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
 from companion.journal import Journal
 from companion.pieces import Piece, Size
-from companion.ui.bottoms_up import BottomsUpScreen, Pages, SecretTour, TargetPicker
+from companion.ui.bottoms_up import BottomsUpScreen, Pages, SecretTour, TargetPicker, presses_for_place
 from companion.ui.bottoms_up_check import TableField
 from companion.ui.widgets import Confirm, Menu, Message
 
@@ -232,7 +232,7 @@ def test_press_counts_over_every_placement_of_a_first_turn(tmp_path):
     st = state(app)
     counts = []
     for m in st.legal_moves():
-        keys = place_keys(st, m.piece, m.target)
+        keys = [k.name.lower() for k in presses_for_place(st, m)]
         sess = game_screen(app).session
         n0 = len(sess.fold.moves)
         press(app, ",".join(keys))
@@ -242,9 +242,10 @@ def test_press_counts_over_every_placement_of_a_first_turn(tmp_path):
         app.home()
         press(app, "ok")  # Resume: a fresh turn screen
         assert state(app) == st
-    assert len(counts) == 72 and min(counts) == 2 and max(counts) == 8
-    assert sum(counts) == 348  # 4.83 on average
-    assert sum(c <= 6 for c in counts) == 65  # 90% in 6 or fewer
+    # issue 13: 4.83 on average before RIGHT/LEFT picked a group in one press; goal <= 4.5
+    assert len(counts) == 72 and min(counts) == 2 and max(counts) == 7
+    assert sum(counts) == 294  # 4.08 on average
+    assert sum(c <= 5 for c in counts) == 64  # 89% in 5 or fewer
 
 
 def test_only_colors_and_sizes_in_the_stash_are_offered(tmp_path):

@@ -368,6 +368,35 @@ class PieceGrid:
         c.scrollbar(self.top, shown, len(rows))
 
 
+def presses_for_place(st: BottomsUpState, move: Place) -> list[Key]:
+    """The fewest presses for a placement from a fresh turn screen: the color
+    row (UP/DOWN from the first, lists wrap), the size (OK alone when one is
+    left; else OK, OK for the first, RIGHT for the second, LEFT for the last),
+    then the target (OK on the first group; RIGHT, LEFT pick the next and
+    the last; others UP/DOWN then OK). ``presses_bu_place_mean`` in the bench."""
+    def walk(i: int, n: int) -> list[Key]:
+        return [Key.DOWN] * i if i <= n - i else [Key.UP] * (n - i)
+    p = move.piece
+    sizes_all = (Size.SMALL,) if st.phase == Phase.OPENING else SIZES
+    rows = [c for c in COLORS if any(st.stash.count(Piece(c, z)) for z in sizes_all)]
+    keys = walk(rows.index(p.color), len(rows))
+    sizes = [z for z in sizes_all if st.stash.count(Piece(p.color, z))]
+    j = sizes.index(p.size)
+    keys += [Key.OK] if len(sizes) == 1 else [Key.OK, Key.OK] if j == 0 else [Key.RIGHT] if j == 1 else [Key.LEFT]
+    if move.target is not None:
+        labels = [g.label for g in st.field_groups()]
+        t, n = labels.index(move.target), len(labels)
+        if t == 0:
+            keys.append(Key.OK)
+        elif t == 1 % n:
+            keys.append(Key.RIGHT)
+        elif t == n - 1:
+            keys.append(Key.LEFT)
+        else:
+            keys += walk(t - 1, n) + [Key.RIGHT] if t - 1 <= n - t - 1 else walk(t + 1, n) + [Key.LEFT]
+    return keys
+
+
 # ---------------------------------------------------------------- turn results
 
 
@@ -524,7 +553,16 @@ def scores_screen(st: BottomsUpState) -> Pages:
 
 class TargetPicker(Menu):
     """The piece in play the taken piece goes on (BU-5): every group by its
-    label, pieces bottom to top (the top is where it goes)."""
+    label, pieces bottom to top (the top is where it goes). UP/DOWN and OK
+    as in any list; RIGHT (LEFT) picks the row below (above) the cursor in
+    one press, as RIGHT and LEFT pick a size on the grid."""
+
+    def on_key(self, key: Key, app: "App") -> None:
+        items = self.items
+        if key in (Key.LEFT, Key.RIGHT) and items:
+            self.index = (self.index + (1 if key == Key.RIGHT else -1)) % len(items)
+            key = Key.OK
+        super().on_key(key, app)
 
     def __init__(self, state: BottomsUpState, piece: Piece, on_pick: Callable[["App", Place], Any],
                  *, check: bool = False):

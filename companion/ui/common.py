@@ -2,8 +2,9 @@
 
 * ``choose(app, title, options, on_pick)``: a menu of ``(label, value)``;
   OK picks (the menu closes first), BACK cancels.
-* ``players_screen``: how many players, then their names (``PlayersSetup``:
-  defaults from Settings, each editable), then ``on_done(app, names)``.
+* ``players_screen``: how many players, then their seats (``PlayersSetup``:
+  the roster's names in order by default; a seat takes another roster name
+  or a new one, which joins the roster), then ``on_done(app, names)``.
 * ``OptionsSetup``: a list of named options, each cycling through its
   values with OK, and a final "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
@@ -15,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ..config import change
 from ..io import Key
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .keyboard import NameKeyboard
@@ -32,6 +34,10 @@ def choose(app: "App", title: str, options: Sequence[tuple[str, Any]],
         on_pick(a, it.value)
     app.push(Menu(title, [Item(label, value=value) for label, value in options], on_select=pick,
                   index=index, footer=footer))
+
+
+ROSTER_MAX = 24
+"""Names the roster keeps (Settings > Player names edits it)."""
 
 
 def player_defaults(app: "App", n: int) -> list[str]:
@@ -54,13 +60,36 @@ class PlayersSetup(Menu):
         return [Item(self.done_label, self._finish)] + rows
 
     def _edit(self, app: "App", i: int) -> None:
-        def set_name(a: "App", name: str) -> None:
-            if name in self.names[:i] + self.names[i + 1:]:
-                a.message(f"{name} is already playing: pick another name")
-                return
-            self.names[i] = name
+        """Seat ``i``: a name from the roster (the names kept in the settings)
+        not seated yet, or "New name" (last) typed on the keyboard, which
+        joins the roster for the next games."""
         others = tuple(self.names[:i] + self.names[i + 1:])
-        app.push(NameKeyboard(f"Player {i + 1} name", self.names[i], set_name, taken=others))
+
+        def seat(a: "App", name: str) -> None:
+            self.names[i] = name
+
+        def typed(a: "App", name: str) -> None:
+            seat(a, name)
+            roster = list(a.settings.players)
+            if name not in roster and len(roster) < ROSTER_MAX:
+                a.save_settings(change(a.settings, players=tuple(roster + [name])))
+        free = [n for n in app.settings.players if n not in others]
+        if not free:
+            app.push(NameKeyboard(f"Player {i + 1} name", "", typed, taken=others))
+            return
+        items = [Item(n, value=n, right="<" if n == self.names[i] else "") for n in free]
+        items.append(Item("New name", lambda a: (a.pop(), a.push(
+            NameKeyboard(f"Player {i + 1} name", "", typed, taken=others)))))
+        here = next((k for k, it in enumerate(items) if it.value == self.names[i]), 0)
+
+        def pick(a: "App", it: Item) -> None:
+            if it.value is None:
+                assert it.action is not None
+                it.action(a)
+                return
+            a.pop()
+            seat(a, it.value)
+        app.push(Menu(f"Player {i + 1}", items, on_select=pick, index=here))
 
     def _finish(self, app: "App") -> None:
         self.done(app, list(self.names))
@@ -111,7 +140,6 @@ class OptionsSetup(Menu):
         o.index = (o.index + d) % len(o.values)
 
     def on_key(self, key, app: "App") -> None:
-        from ..io import Key
         if key in (Key.LEFT, Key.RIGHT) and self.index > 0:
             self._cycle(self.options[self.index - 1], 1 if key == Key.RIGHT else -1)
             return

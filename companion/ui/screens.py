@@ -19,6 +19,7 @@ from ..io import Key
 from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen, history_screen
+from .common import ROSTER_MAX
 from .draw import TITLE_H, Canvas
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen
@@ -354,7 +355,7 @@ class PlayerNames(Menu):
     def _items(self) -> list[Item]:
         names = list(self._app.settings.players) if self._app else []
         items = [Item(n, (lambda app, i=i: self._edit(app, i))) for i, n in enumerate(names)]
-        if len(names) < 12:
+        if len(names) < ROSTER_MAX:
             items.append(Item("+ add name", lambda app: self._edit(app, len(names))))
         if names:
             items.append(Item("- remove last", lambda app: self._save(app, names[:-1])))
