@@ -41,10 +41,44 @@ LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français"}
 _current = "en"
 
 
+class PseudoTranslations(_gettext.NullTranslations):
+    """The test language ``qps``: every marked text comes back with each ASCII
+    letter swapped for an accented look-alike of the same width (``{fields}``
+    kept), so a test that plays in it finds any text drawn without the
+    catalog: its ASCII words are still there."""
+
+    _MAP = str.maketrans("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                         "àƀçđéƒĝĥíĵķĺḿñóṕɋŕšţúṽŵẋýžÀƁÇĐÉƑĜĤÍĴĶĹḾÑÓṔɊŔŠŢÚṼŴẊÝŽ")
+
+    @classmethod
+    def pseudo(cls, message: str) -> str:
+        out, depth = [], 0
+        for ch in message:
+            depth += ch == "{"
+            out.append(ch if depth else ch.translate(cls._MAP))
+            depth -= ch == "}" and depth > 0
+        return "".join(out)
+
+    def gettext(self, message: str) -> str:
+        return self.pseudo(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.pseudo(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.pseudo(message)
+
+
+PSEUDO = "qps"
+"""The pseudo-language of the tests (``PseudoTranslations``); never offered on the device."""
+
+
 @lru_cache(maxsize=None)
 def _translation(lang: str) -> _gettext.NullTranslations:
     if lang == "en":
         return _gettext.NullTranslations()
+    if lang == PSEUDO:
+        return PseudoTranslations()
     try:
         return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
     except OSError:  # a catalog missing from a broken install: English, never a crash
@@ -74,7 +108,7 @@ def resolve_language(setting: str | None) -> str:
 def set_language(lang: str | None) -> str:
     """Speak ``lang`` (``en``/``fr``; empty or unknown: from the environment) from now on."""
     global _current
-    _current = resolve_language(lang)
+    _current = PSEUDO if lang == PSEUDO else resolve_language(lang)
     return _current
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from ..engine import Decision
 from ..io import Key
 from ..session import Session
+from ..i18n import _
+from .common import Report
 from .widgets import ChoiceList, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,8 +75,16 @@ class SessionScreen(Screen):
     def after_undo(self, app: "App") -> None:
         """Hook after an undo (default: nothing)."""
 
+    def why_lines(self) -> list[str]:
+        """The rulings behind what the screen shows now, each as "U-6: ..." in
+        a few words: the session menu's "Why" page (ruling ids stay out of
+        titles and instructions, issue 13). Default: none, no page."""
+        return []
+
     def open_menu(self, app: "App") -> None:
-        items = self.menu_items(app) + [
+        why = self.why_lines()
+        items = self.menu_items(app) + ([Item(_("Why (rules)"), lambda a: (a.pop(), a.push(
+            Report(_("Why"), why))))] if why else []) + [
             Item("Back to game", lambda a: a.pop()),
             Item("History", lambda a: a.push(history_screen(self.session))),
             Item("Undo last", lambda a: (a.pop(), self.ask_undo(a))),

@@ -47,6 +47,9 @@ class ClipLog:
 
 CLIPS = ClipLog()
 
+DRAWN: list[str] | None = None
+"""When a list (tests, the bench): every text drawn is appended to it."""
+
 
 def font() -> object:
     """Load the font now (the app's warm-up calls this after the first frame)."""
@@ -79,10 +82,14 @@ class Canvas:
         self._paste(x, y, s, 0 if invert else 1)
 
     def _paste(self, x: int, y: int, s: str, fill: int) -> None:
+        if DRAWN is not None:
+            DRAWN.append(s)
         if s:
             self.image.paste(fill, (x, y), render(s))
 
     def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
+        if DRAWN is not None:
+            DRAWN.append(s)
         g = _big_glyphs(s, scale)
         if invert:
             self.d.rectangle((x, y, x + g.width - 1, y + g.height - 1), fill=1)
