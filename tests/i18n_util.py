@@ -16,14 +16,16 @@ from companion.ui import draw
 
 WORD = re.compile(r"[A-Za-z]{2,}")
 PIECE = re.compile(r"^[rygbkwRYGBKW][SMLsml]$")
-LANGUAGE_FREE = {"OK"}  # the button's name, printed on it
+LANGUAGE_FREE = {"OK", "Aa", "abc", PSEUDO_CODE := "qps"}
+"""Button and key names printed on them, the keyboard's case key and letter page, the pseudo code."""
+FILE = re.compile(r"\S+\.(db|toml|csv|png|json)\b")  # file names are the user's
 
 
 def untranslated(drawn: Iterable[str], names: Iterable[str] = ()) -> list[str]:
     names_words = {w for n in names for w in WORD.findall(n)}
     out = []
     for text in drawn:
-        for w in WORD.findall(text):
+        for w in WORD.findall(FILE.sub("", text)):
             if PIECE.match(w) or w in names_words or w in LANGUAGE_FREE:
                 continue
             if re.fullmatch(r"[A-Z]{1,2}", w):  # a field label (A, B, ..., AA) or a stack name

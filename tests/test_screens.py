@@ -22,7 +22,7 @@ SCREENS = {
     "pick_result": "down,ok,down,down,ok,ok,ok",
     "history_empty": "down,down,ok",
     "settings": "down,down,down,ok",
-    "name_entry": "down,down,down,ok,down,down,down,down,ok,ok,ok,right,ok,right",  # the keyboard: "An"
+    "name_entry": "down,down,down,ok,down,down,down,down,down,ok,ok,ok,right,ok,right",  # the keyboard: "An"
     "about": "up,ok",
 }
 
@@ -76,7 +76,7 @@ def test_name_entry_saves_to_settings(tmp_path):
     app.settings_path = str(tmp_path / "companion.toml")
     # Settings > Player names > + add name; the name keyboard: OK types the home key's
     # "a" (a capital first), RIGHT, OK "n" twice; hold OK is done
-    press(app, "down,down,down,ok,down,down,down,down,ok,ok,ok,right,ok,right,ok,hold-ok")
+    press(app, "down,down,down,ok,down,down,down,down,down,ok,ok,ok,right,ok,right,ok,hold-ok")
     assert app.settings.players == ("Ann",)
     assert (tmp_path / "companion.toml").read_text().count("players") == 1
 

@@ -9,17 +9,18 @@ import importlib
 
 from ..engine import GameSpec
 from ..errors import SetupError
+from ..i18n import N_  # titles marked for the catalog; screens translate them
 
 # record name -> (module, title). Games first, in menu order, then tools.
 GAMES: dict[str, tuple[str, str]] = {
-    "undercut": ("companion.games.undercut", "Undercut"),
-    "bag_of_ice": ("companion.games.bag_of_ice", "Bag of Ice"),
-    "bottoms_up": ("companion.games.bottoms_up", "Bottoms Up"),
+    "undercut": ("companion.games.undercut", N_("Undercut")),
+    "bag_of_ice": ("companion.games.bag_of_ice", N_("Bag of Ice")),
+    "bottoms_up": ("companion.games.bottoms_up", N_("Bottoms Up")),
 }
 TOOLS: dict[str, tuple[str, str]] = {
-    "die": ("companion.games.tools", "Pyramid die"),
-    "bag": ("companion.games.tools", "Bag"),
-    "pick": ("companion.games.tools", "Start player"),
+    "die": ("companion.games.tools", N_("Pyramid die")),
+    "bag": ("companion.games.tools", N_("Bag")),
+    "pick": ("companion.games.tools", N_("Start player")),
 }
 
 

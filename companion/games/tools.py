@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine import CHANCE, GameSpec, Move, State
+from ..i18n import N_  # preset names marked for the catalog; screens translate them
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, DieFace, Piece, Size, die_outcomes
 
@@ -52,9 +53,9 @@ def bottoms_up_bag(colors=BOTTOMS_UP_COLORS) -> Bag:
 
 
 BAG_PRESETS = {
-    "undercut": ("Undercut 75", undercut_bag),
-    "bag_of_ice": ("Bag of Ice 21", bag_of_ice_bag),
-    "bottoms_up": ("Bottoms Up 90", bottoms_up_bag),
+    "undercut": (N_("Undercut: 75 pieces"), undercut_bag),
+    "bag_of_ice": (N_("Bag of Ice: 21 pieces"), bag_of_ice_bag),
+    "bottoms_up": (N_("Bottoms Up: 90 pieces"), bottoms_up_bag),
 }
 
 # ---------------------------------------------------------------- moves

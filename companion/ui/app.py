@@ -16,7 +16,7 @@ from typing import Any, Callable
 from PIL import Image
 
 from ..config import Settings, save as save_settings
-from ..i18n import set_language
+from ..i18n import _, set_language
 from ..errors import CompanionError, JournalWriteError
 from ..io import Key
 from ..journal import Journal
@@ -154,10 +154,10 @@ class App:
             self.top.on_key(key, self)
         except JournalWriteError as e:
             self.last_error = str(e)
-            self.message(f"{e}. Nothing was changed.", title="Not saved")
+            self.message(_("{error}. Nothing was changed.").format(error=e), title=_("Not saved"))
         except CompanionError as e:
             self.last_error = str(e)
-            self.message(str(e), title="Not allowed")
+            self.message(str(e), title=_("Not allowed"))
 
     def frame(self) -> Image.Image:
         c = Canvas()

@@ -63,10 +63,11 @@ class SessionScreen(Screen):
     def ask_undo(self, app: "App") -> None:
         shown = self.session.last_line()
         if shown is None:
-            app.message("Nothing to undo yet.")
+            app.message(_("Nothing to undo yet."))
             return
         # hold BACK is deliberate: "Undo" is preselected, so hold BACK, OK undoes (issue 13)
-        app.confirm(f"Undo: {shown}?", self._undo, yes="Undo", no="Keep", title="Undo", preselect_yes=True)
+        app.confirm(_("Undo: {move}?").format(move=shown), self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"),
+                    preselect_yes=True)
 
     def _undo(self, app: "App") -> None:
         self.session.undo()  # the game screen shows the position before it at once
@@ -85,15 +86,16 @@ class SessionScreen(Screen):
         why = self.why_lines()
         items = self.menu_items(app) + ([Item(_("Why (rules)"), lambda a: (a.pop(), a.push(
             Report(_("Why"), why))))] if why else []) + [
-            Item("Back to game", lambda a: a.pop()),
-            Item("History", lambda a: a.push(history_screen(self.session))),
-            Item("Undo last", lambda a: (a.pop(), self.ask_undo(a))),
-            Item("Leave (kept)", lambda a: a.home()),
-            Item("End session", lambda a: a.confirm("End this session for good?", self._end)),
+            Item(_("Back to game"), lambda a: a.pop()),
+            Item(_("History"), lambda a: a.push(history_screen(self.session))),
+            Item(_("Undo last"), lambda a: (a.pop(), self.ask_undo(a))),
         ]
+        end = Item(_("End session"), lambda a: a.confirm(_("End this session for good?"), self._end))
         if self.session.finished:
             # a finished game is left with BACK, OK (issue 13): "Leave" comes first
-            items = [Item("Leave", lambda a: a.home())] + [it for it in items if it.label != "Leave (kept)"]
+            items = [Item(_("Leave"), lambda a: a.home())] + items + [end]
+        else:
+            items += [Item(_("Leave (kept)"), lambda a: a.home()), end]
         app.push(Menu(self.session_title(), items))
 
     def _end(self, app: "App") -> None:
@@ -101,7 +103,7 @@ class SessionScreen(Screen):
         app.home()
 
     def session_title(self) -> str:
-        return f"#{self.session.id} menu"
+        return _("#{id} menu").format(id=self.session.id)
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.HOLD_BACK:
@@ -121,5 +123,5 @@ def history_screen(session: Session) -> Screen:
         out = []
         for h in reversed(session.history()):
             out.append(Item(("x " if h.undone else "") + h.line))
-        return out or [Item("(no moves yet)")]
-    return Menu(f"History #{session.id}", items, on_select=lambda app, it: app.message(it.label))
+        return out or [Item(_("(no moves yet)"))]
+    return Menu(_("History #{id}").format(id=session.id), items, on_select=lambda app, it: app.message(it.label))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..config import change
+from ..i18n import _
 from ..io import Key
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .keyboard import NameKeyboard
@@ -49,10 +50,10 @@ class PlayersSetup(Menu):
     """Names of ``n`` players: each row opens a name entry; "Start" finishes."""
 
     def __init__(self, title: str, names: list[str], on_done: Callable[["App", list[str]], Any],
-                 *, done_label: str = "Next >"):
+                 *, done_label: str = ""):
         self.names = names
         self.done = on_done
-        self.done_label = done_label
+        self.done_label = done_label or _("Next >")
         super().__init__(title, self._rows)
 
     def _rows(self) -> list[Item]:
@@ -75,11 +76,11 @@ class PlayersSetup(Menu):
                 a.save_settings(change(a.settings, players=tuple(roster + [name])))
         free = [n for n in app.settings.players if n not in others]
         if not free:
-            app.push(NameKeyboard(f"Player {i + 1} name", "", typed, taken=others))
+            app.push(NameKeyboard(_("Player {n} name").format(n=i + 1), "", typed, taken=others))
             return
         items = [Item(n, value=n, right="<" if n == self.names[i] else "") for n in free]
-        items.append(Item("New name", lambda a: (a.pop(), a.push(
-            NameKeyboard(f"Player {i + 1} name", "", typed, taken=others)))))
+        items.append(Item(_("New name"), lambda a: (a.pop(), a.push(
+            NameKeyboard(_("Player {n} name").format(n=i + 1), "", typed, taken=others)))))
         here = next((k for k, it in enumerate(items) if it.value == self.names[i]), 0)
 
         def pick(a: "App", it: Item) -> None:
@@ -89,7 +90,7 @@ class PlayersSetup(Menu):
                 return
             a.pop()
             seat(a, it.value)
-        app.push(Menu(f"Player {i + 1}", items, on_select=pick, index=here))
+        app.push(Menu(_("Player {n}").format(n=i + 1), items, on_select=pick, index=here))
 
     def _finish(self, app: "App") -> None:
         self.done(app, list(self.names))
@@ -100,8 +101,9 @@ def players_screen(title: str, default: int, lo: int, hi: int,
     """The number of players (``lo`` to ``hi``), then their names, then
     ``on_done(app, names)``: the first screens of every game's setup."""
     def got_count(a: "App", n: int) -> None:
-        a.push(PlayersSetup(f"{title}: names", player_defaults(a, n), on_done))
-    return NumberPicker(f"{title}: players", default, lo, hi, got_count, hint=hint or f"{lo} to {hi} players")
+        a.push(PlayersSetup(_("{game}: names").format(game=_(title)), player_defaults(a, n), on_done))
+    return NumberPicker(_("{game}: players").format(game=_(title)), default, lo, hi, got_count,
+                        hint=hint or _("{lo} to {hi} players").format(lo=lo, hi=hi))
 
 
 @dataclass
@@ -120,10 +122,10 @@ class OptionsSetup(Menu):
     """Options cycling with OK (RIGHT/LEFT too); the first row starts."""
 
     def __init__(self, title: str, options: list[Option], on_start: Callable[["App", dict[str, Any]], Any],
-                 *, start_label: str = "Start game"):
+                 *, start_label: str = ""):
         self.options = options
         self.on_start = on_start
-        self.start_label = start_label
+        self.start_label = start_label or _("Start game")
         super().__init__(title, self._rows)
 
     def _rows(self) -> list[Item]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..i18n import _, ngettext
 from ..export import GameSummary, name_totals, summaries, title_of
 from .widgets import Item, Menu
 
@@ -25,7 +26,7 @@ class HistoryScreen(Menu):
     """Top level: "Player totals", then one entry per game kind with its count."""
 
     def __init__(self) -> None:
-        super().__init__("History", self._items)
+        super().__init__(_("History"), self._items)
         self.sessions: list[GameSummary] = []
 
     def on_show(self, app: "App") -> None:
@@ -33,16 +34,16 @@ class HistoryScreen(Menu):
 
     def _items(self) -> list[Item]:
         if not self.sessions:
-            return [Item("(no sessions yet)")]
+            return [Item(_("(no sessions yet)"))]
         items = []
         totals = name_totals(self.sessions)
         if totals:
-            items.append(Item("Player totals", lambda app: app.push(TotalsScreen(totals))))
+            items.append(Item(_("Player totals"), lambda app: app.push(TotalsScreen(totals))))
         order = _kinds_in_order()
         kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
         for g in kinds:
             mine = [s for s in self.sessions if s.game == g]
-            items.append(Item(title_of(g), (lambda app, g=g, mine=mine: app.push(KindScreen(g, mine))),
+            items.append(Item(_(title_of(g)), (lambda app, g=g, mine=mine: app.push(KindScreen(g, mine))),
                               right=str(len(mine))))
         return items
 
@@ -52,7 +53,7 @@ class TotalsScreen(Menu):
 
     def __init__(self, totals) -> None:
         self.totals = totals
-        super().__init__("Wins/games", [Item(t.name, right=f"{t.wins}/{t.games}") for t in totals])
+        super().__init__(_("Wins/games"), [Item(t.name, right=f"{t.wins}/{t.games}") for t in totals])
 
 
 def session_label(s: GameSummary) -> str:
@@ -64,8 +65,8 @@ def session_result(s: GameSummary) -> str:
     if s.error:
         return "?"
     if s.winners:
-        return s.winners[0] if len(s.winners) == 1 else "tie"
-    return "end" if s.finished else "open"
+        return s.winners[0] if len(s.winners) == 1 else _("tie")
+    return _("end") if s.finished else _("open")
 
 
 class KindScreen(Menu):
@@ -74,7 +75,7 @@ class KindScreen(Menu):
     def __init__(self, game: str, sessions: list[GameSummary]) -> None:
         self.game = game
         self.sessions = sessions
-        super().__init__(title_of(game), [
+        super().__init__(_(title_of(game)), [
             Item(session_label(s), (lambda app, s=s: open_summary(app, s)), right=session_result(s))
             for s in sessions])
 
@@ -85,15 +86,17 @@ def open_summary(app: "App", s: GameSummary) -> None:
     from .screens import open_session
     items: list[Item] = []
     if not s.finished and not s.error:
-        items.append(Item("Resume", lambda a: (a.home(), open_session(a, s.id))))
+        items.append(Item(_("Resume"), lambda a: (a.home(), open_session(a, s.id))))
     if s.error:
         items.append(Item(s.error[:40]))
     else:
-        items.append(Item("Moves", lambda a: a.push(history_screen(a.resume_session(s.id)))))
+        items.append(Item(_("Moves"), lambda a: a.push(history_screen(a.resume_session(s.id)))))
     if s.winners:
-        items.append(Item("Winner: " + ", ".join(s.winners)))
+        items.append(Item(ngettext("Winner: {names}", "Winners: {names}", len(s.winners)).format(
+            names=", ".join(s.winners))))
     for name, score in zip(s.players, s.scores):
         items.append(Item(name, right=str(score)))
     items.append(Item(f"{s.date}"))
-    items.append(Item(f"{s.moves} moves" + (", ended" if s.ended else "")))
-    app.push(Menu(f"#{s.id} {s.title}", items))
+    moves = ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves)
+    items.append(Item(_("{moves}, ended").format(moves=moves) if s.ended else moves))
+    app.push(Menu(f"#{s.id} {_(s.title)}", items))

@@ -15,19 +15,25 @@ from ..config import change
 from ..errors import CompanionError
 from ..games import GAMES, TOOLS
 from ..games.tools import BAG_PRESETS, BagState, DieState, Draw, Keep, PickState, Refill, Return
+from ..i18n import LANGUAGES, N_, _, language, ngettext, pgettext
 from ..io import Key
-from ..pieces import DieFace, Size
+from ..pieces import Color, DieFace, Size
 from ..session import Session
-from .base import SessionScreen, history_screen
+from .base import SessionScreen
 from .common import ROSTER_MAX
 from .draw import TITLE_H, Canvas
 from .keyboard import NameKeyboard
-from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen
+from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, item_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
 
 GAME_UIS = {name: f"companion.ui.{name}" for name in GAMES}
+SIZE_WORDS = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
+COLOR_WORDS = {Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"),
+               Color.BLUE: N_("blue"), Color.BLACK: N_("black"), Color.WHITE: N_("white"),
+               Color.CYAN: N_("cyan"), Color.PURPLE: N_("purple"), Color.ORANGE: N_("orange"),
+               Color.CLEAR: N_("clear")}
 
 
 def game_ui(name: str):
@@ -41,7 +47,7 @@ def game_ui(name: str):
 
 
 def title_of(game: str) -> str:
-    return (GAMES.get(game) or TOOLS.get(game) or (game, game))[1]
+    return _((GAMES.get(game) or TOOLS.get(game) or (game, game))[1])
 
 
 def play_screen(app: "App", session: Session) -> Screen:
@@ -49,7 +55,7 @@ def play_screen(app: "App", session: Session) -> Screen:
         return TOOL_SCREENS[session.game](session)
     ui = game_ui(session.game)
     if ui is None:
-        raise CompanionError(f"{title_of(session.game)} is not available in this version")
+        raise CompanionError(_("{game} is not available in this version").format(game=title_of(session.game)))
     return ui.play_screen(app, session)
 
 
@@ -74,13 +80,16 @@ def session_label(app: "App", sid: int, width: int = 20) -> str:
         text = ",".join(short_names(names, w))
         if len(text) <= room:
             return f"{title}: {text}"
-    return f"{title}: {len(names)} players"[:width]
+    return _("{game}: {n} players").format(game=title, n=len(names))[:width]
 
 
 class MainMenu(Menu):
     def __init__(self) -> None:
-        super().__init__("Pyramid Companion", self._items, on_back=lambda app: None)
+        super().__init__(_("Pyramid Companion"), self._items, on_back=lambda app: None)
         self._resumable: list[int] = []
+
+    def heading(self) -> tuple[str, str]:
+        return _("Pyramid Companion"), ""  # drawn in the language of the moment (the menu lives on)
 
     def on_show(self, app: "App") -> None:
         self._resumable = app.unfinished()
@@ -95,32 +104,32 @@ class MainMenu(Menu):
         items = []
         if self._resumable:
             sid = self._resumable[0]
-            items.append(Item("Resume", lambda app: open_session(app, sid)))
+            items.append(Item(_("Resume"), lambda app: open_session(app, sid)))
             if self._others:
                 others = list(self._others)
-                items.append(Item("Other games", lambda app: app.push(Menu(
-                    "Unfinished", [Item(label, (lambda a, s=s: (a.home(), open_session(a, s))))
+                items.append(Item(_("Other games"), lambda app: app.push(Menu(
+                    _("Unfinished"), [Item(label, (lambda a, s=s: (a.home(), open_session(a, s))))
                                    for s, label in others])), right=str(len(others))))
         items += [
-            Item("New game", lambda app: app.push(NewGameMenu())),
-            Item("Tools", lambda app: app.push(ToolsMenu())),
-            Item("History", lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
-            Item("Settings", lambda app: app.push(SettingsMenu())),
-            Item("About", lambda app: app.push(about_screen(app))),
+            Item(_("New game"), lambda app: app.push(NewGameMenu())),
+            Item(_("Tools"), lambda app: app.push(ToolsMenu())),
+            Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
+            Item(_("Settings"), lambda app: app.push(SettingsMenu())),
+            Item(_("About"), lambda app: app.push(about_screen(app))),
         ]
         return items
 
 
 class NewGameMenu(Menu):
     def __init__(self) -> None:
-        items = [Item(title, (lambda app, n=name: self._pick(app, n))) for name, (_, title) in GAMES.items()]
-        super().__init__("New game", items)
+        super().__init__(_("New game"), lambda: [Item(_(title), (lambda app, n=name: self._pick(app, n)))
+                                                 for name, (_mod, title) in GAMES.items()])
 
     @staticmethod
     def _pick(app: "App", name: str) -> None:
         ui = game_ui(name)
         if ui is None:
-            app.message(f"{title_of(name)} is coming in a later version of the companion.",
+            app.message(_("{game} is coming in a later version of the companion.").format(game=title_of(name)),
                         title=title_of(name))
             return
         app.push(ui.setup_screen(app))
@@ -129,9 +138,12 @@ class NewGameMenu(Menu):
 def about_screen(app: "App") -> Screen:
     from .widgets import Message
     import os
-    return Message(f"Pyramid Table Companion {__version__}\n{len(app.journal.sessions())} sessions in "
-                   f"{os.path.basename(app.journal.path)}\nUndercut, Bag of Ice, Bottoms Up. "
-                   "Keys: UP DOWN OK BACK; hold BACK = undo.", title="About")
+    n = len(app.journal.sessions())
+    games = ", ".join(title_of(g) for g in GAMES)
+    return Message(_("Pyramid Table Companion {version}").format(version=__version__) + "\n"
+                   + ngettext("{n} session in {file}", "{n} sessions in {file}", n).format(
+                       n=n, file=os.path.basename(app.journal.path))
+                   + f"\n{games}. " + _("Keys: UP DOWN OK BACK; hold BACK = undo."), title=_("About"))
 
 
 # ---------------------------------------------------------------- tools
@@ -139,13 +151,14 @@ def about_screen(app: "App") -> Screen:
 
 class ToolsMenu(Menu):
     def __init__(self) -> None:
-        super().__init__("Tools", [
-            Item("Pyramid die", lambda app: start_tool(app, "die", {})),
-            Item("Bag", lambda app: app.push(Menu("Bag preset", [
-                Item(label, (lambda a, p=key: (a.pop(), start_tool(a, "bag", {"preset": p}))))
-                for key, (label, _) in BAG_PRESETS.items()]))),
-            Item("Start player", lambda app: app.push(NumberPicker(
-                "How many players?", 4, 2, 12,
+        super().__init__(_("Tools"), lambda: [
+            Item(_("Pyramid die"), lambda app: start_tool(app, "die", {})),
+            Item(_("Bag"), lambda app: app.push(Menu(_("Bag preset"), [
+                Item(title_of(key), (lambda a, p=key: (a.pop(), start_tool(a, "bag", {"preset": p}))),
+                     right=ngettext("{n} piece", "{n} pieces", len(make())).format(n=len(make())))
+                for key, (_label, make) in BAG_PRESETS.items()]))),
+            Item(_("Start player"), lambda app: app.push(NumberPicker(
+                _("How many players?"), 4, 2, 12,
                 lambda a, n: start_tool(a, "pick", {"players": n})))),
         ])
 
@@ -178,15 +191,15 @@ class DieScreen(ToolScreen):
 
     def render(self, c: Canvas) -> None:
         st: DieState = self.state
-        c.title("Pyramid die", f"#{len(st.rolls)}" if st.rolls else "")
+        c.title(_("Pyramid die"), f"#{len(st.rolls)}" if st.rolls else "")
         if not st.rolls:
-            c.center(28, "OK = roll")
-            c.center(52, "hold BACK = undo")
+            c.center(28, _("OK: roll"))
+            c.center(52, _("hold BACK: undo"))
             return
         face = st.rolls[-1]
         draw_face(c, face, 2, 62)
         c.big(70, TITLE_H + 2, face.label, 2)
-        c.text(70, TITLE_H + 26, f"{face.pips} pip{'s' if face.pips > 1 else ''}")
+        c.text(70, TITLE_H + 26, ngettext("{n} pip", "{n} pips", face.pips).format(n=face.pips))
         log = " ".join(f.label for f in reversed(st.rolls[-6:-1]))
         c.text(70, TITLE_H + 38, log[:9])
 
@@ -209,24 +222,25 @@ class BagScreen(ToolScreen):
         def play(move) -> Callable[["App"], None]:
             return lambda app: self.play(app, move)
         if st.held is not None:
-            return [Item("Keep it", play(Keep())), Item("Put it back", play(Return()))]
-        rows = [Item(f"{z.name.lower():<7}{st.bag.count_size(z):>3} left", play(Draw(z)),
+            return [Item(_("Keep it"), play(Keep())), Item(_("Put it back"), play(Return()))]
+        rows = [Item(_(SIZE_WORDS[z]), play(Draw(z)), right=_("{n} left").format(n=st.bag.count_size(z)),
                      enabled=bool(st.bag.count_size(z))) for z in Size]
-        rows.append(Item(f"{'any':<7}{len(st.bag):>3} left", play(Draw(None)), enabled=bool(st.bag)))
+        rows.append(Item(_("any size"), play(Draw(None)), right=_("{n} left").format(n=len(st.bag)),
+                         enabled=bool(st.bag)))
         if st.kept:
-            rows.append(Item(f"refill ({len(st.kept)} kept)", play(Refill())))
+            rows.append(Item(_("Refill: {n} kept").format(n=len(st.kept)), play(Refill())))
         return rows
 
     def render(self, c: Canvas) -> None:
         st: BagState = self.state
         rows = self.rows()
         self.list.sync(st.held, rows)
-        c.title(BAG_PRESETS[st.preset][0], f"{len(st.bag)} left")
+        c.title(title_of(st.preset), _("{n} left").format(n=len(st.bag)))
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
-            c.big(46, TITLE_H + 2, p.color.value[:6], 2)
-            c.text(46, TITLE_H + 22, p.size.name.lower())
+            c.big(46, TITLE_H + 2, _(COLOR_WORDS[p.color])[:6], 2)
+            c.text(46, TITLE_H + 22, _(SIZE_WORDS[p.size]))
             for i, it in enumerate(rows):
                 y = 42 + 10 * i
                 if i == self.list.index:
@@ -234,13 +248,14 @@ class BagScreen(ToolScreen):
                 c.text(47, y, it.label)
             return
         for i, it in enumerate(rows[:5]):
-            c.row(i, it.label if it.enabled else f"({it.label.strip()})", selected=(i == self.list.index))
+            c.row(i, item_text(it, ChoiceList.ROOM) if it.enabled else f"({it.label})",
+                  selected=(i == self.list.index))
 
     def on_game_key(self, key: Key, app: "App") -> None:
         rows = self.rows()
         self.list.sync(self.state.held, rows)
         if key == Key.OK and rows and not rows[self.list.index].enabled:
-            app.message("No piece of that size is left in the bag.")
+            app.message(_("No piece of that size is left in the bag."))
             return
         self.list.key(key, rows, app)
 
@@ -250,12 +265,12 @@ class PickScreen(ToolScreen):
 
     def render(self, c: Canvas) -> None:
         st: PickState = self.state
-        c.title(f"Start player of {st.players}")
+        c.title(_("Start player of {n}").format(n=st.players))
         if st.picks:
             c.center(TITLE_H + 4, f"P{st.picks[-1] + 1}", scale=3)
-            c.center(48, "starts")
+            c.center(48, _("starts"))
         else:
-            c.center(28, "OK = pick")
+            c.center(28, _("OK: pick"))
 
     def on_game_key(self, key: Key, app: "App") -> None:
         if key == Key.OK:
@@ -268,34 +283,22 @@ TOOL_SCREENS = {"die": DieScreen, "bag": BagScreen, "pick": PickScreen}
 # ---------------------------------------------------------------- history
 
 
-class HistoryMenu(Menu):
-    def __init__(self) -> None:
-        super().__init__("History", self._items)
-
-    def _items(self) -> list[Item]:
-        return [Item(f"#{s.id} {s.created[5:10]} {title_of(s.game)}", (lambda app, sid=s.id: self._open(app, sid)),
-                     right="end" if s.ended else "")
-                for s in self._sessions] or [Item("(no sessions yet)")]
-
-    def on_show(self, app: "App") -> None:
-        self._sessions = app.journal.sessions()
-
-    @staticmethod
-    def _open(app: "App", sid: int) -> None:
-        session = app.resume_session(sid)
-        items = [Item("Moves", lambda a: a.push(history_screen(session)))]
-        if not session.finished:
-            items.insert(0, Item("Resume", lambda a: (a.home(), open_session(a, sid))))
-        items.append(Item(f"{len(session.fold.moves)} moves, {len(session.fold.undone)} undone"))
-        app.push(Menu(f"#{sid} {title_of(session.game)}", items))
-
-
 # ---------------------------------------------------------------- settings
+
+
+def _idle_text(seconds: int) -> str:
+    """The screen-off delay in words: never, 5 min, 90 s."""
+    if seconds == 0:
+        return _("never")
+    if seconds % 60 == 0:
+        return _("{n} min").format(n=seconds // 60)
+    return _("{n} s").format(n=seconds)
+
 
 
 class SettingsMenu(Menu):
     def __init__(self) -> None:
-        super().__init__("Settings", self._items)
+        super().__init__(_("Settings"), self._items)
         self._app: "App | None" = None
 
     def on_show(self, app: "App") -> None:
@@ -305,40 +308,49 @@ class SettingsMenu(Menu):
         s = self._app.settings if self._app else None
         if s is None:
             return []
-        idle = "never" if s.idle_blank_s == 0 else f"{s.idle_blank_s // 60}m" if s.idle_blank_s % 60 == 0 else f"{s.idle_blank_s}s"
+        idle = _idle_text(s.idle_blank_s)
+        lang = s.language if s.language in LANGUAGES else language()
         return [
-            Item("Contrast", self._contrast, right=str(s.contrast)),
-            Item("Idle blank", self._idle, right=idle),
-            Item("Rotation", self._rotation, right=f"{s.rotation}"),
-            Item("Seed", self._seed, right=s.seed or "random"),
-            Item("Player names", lambda app: app.push(PlayerNames())),
-            Item("BoI hints", lambda app: self._set(app, boi_hints=not s.boi_hints), right="on" if s.boi_hints else "off"),
-            Item("BoI advice", lambda app: self._set(app, boi_advice="score" if s.boi_advice == "win" else "win"),
-                 right=s.boi_advice),
-            Item("BU lone pieces", lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
-                 right="count" if s.bu_lone_pieces else "no"),
+            Item(_("Language"), self._language, right=LANGUAGES.get(lang, lang)),
+            Item(_("Contrast"), self._contrast, right=str(s.contrast)),
+            Item(_("Screen off"), self._idle, right=idle),
+            Item(_("Rotation"), self._rotation, right=f"{s.rotation}°"),
+            Item(_("Seed"), self._seed, right=s.seed or _("random")),
+            Item(_("Player names"), lambda app: app.push(PlayerNames())),
+            Item(_("Ice hints"), lambda app: self._set(app, boi_hints=not s.boi_hints),
+                 right=_("on") if s.boi_hints else _("off")),
+            Item(_("Ice advice"), lambda app: self._set(app, boi_advice="score" if s.boi_advice == "win" else "win"),
+                 right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score")),
+            Item(_("Lone pieces"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
+                 right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score")),
         ]
+
+    def _language(self, app: "App") -> None:
+        """English, Français, ... each named in itself; applied from the next screen on (issue 21)."""
+        codes = list(LANGUAGES)
+        cur = app.settings.language if app.settings.language in LANGUAGES else language()
+        self._set(app, language=codes[(codes.index(cur) + 1) % len(codes)] if cur in codes else codes[0])
 
     @staticmethod
     def _set(app: "App", **kw) -> None:
         app.save_settings(change(app.settings, **kw))
 
     def _contrast(self, app: "App") -> None:
-        app.push(NumberPicker("Contrast", app.settings.contrast, 0, 255, lambda a, v: self._set(a, contrast=v),
+        app.push(NumberPicker(_("Contrast"), app.settings.contrast, 0, 255, lambda a, v: self._set(a, contrast=v),
                               step=1))
 
     def _idle(self, app: "App") -> None:
         choices = [0, 60, 120, 300, 600, 1800]
         cur = app.settings.idle_blank_s if app.settings.idle_blank_s in choices else 300
-        app.push(NumberPicker("Idle blank", cur, 0, 1800, lambda a, v: self._set(a, idle_blank_s=v),
-                              choices=choices, fmt=lambda v: "never" if v == 0 else f"{v // 60} min"))
+        app.push(NumberPicker(_("Screen off"), cur, 0, 1800, lambda a, v: self._set(a, idle_blank_s=v),
+                              choices=choices, fmt=_idle_text))
 
     def _rotation(self, app: "App") -> None:
         self._set(app, rotation=180 if app.settings.rotation == 0 else 0)
 
     def _seed(self, app: "App") -> None:
         cur = app.settings.seed_value()
-        app.push(NumberPicker("Seed (0=random)", cur or 0, 0, 9999,
+        app.push(NumberPicker(_("Seed (0: random)"), cur or 0, 0, 9999,
                               lambda a, v: self._set(a, seed="" if v == 0 else str(v))))
 
 
@@ -346,7 +358,7 @@ class PlayerNames(Menu):
     """Names offered at game setup: pick one to rename, or add one."""
 
     def __init__(self) -> None:
-        super().__init__("Player names", self._items)
+        super().__init__(_("Player names"), self._items)
         self._app: "App | None" = None
 
     def on_show(self, app: "App") -> None:
@@ -356,9 +368,9 @@ class PlayerNames(Menu):
         names = list(self._app.settings.players) if self._app else []
         items = [Item(n, (lambda app, i=i: self._edit(app, i))) for i, n in enumerate(names)]
         if len(names) < ROSTER_MAX:
-            items.append(Item("+ add name", lambda app: self._edit(app, len(names))))
+            items.append(Item(_("+ add name"), lambda app: self._edit(app, len(names))))
         if names:
-            items.append(Item("- remove last", lambda app: self._save(app, names[:-1])))
+            items.append(Item(_("- remove last"), lambda app: self._save(app, names[:-1])))
         return items
 
     def _edit(self, app: "App", i: int) -> None:
@@ -372,7 +384,7 @@ class PlayerNames(Menu):
             else:
                 new.append(name)
             self._save(a, new)
-        app.push(NameKeyboard(f"Name {i + 1}", cur, done,
+        app.push(NameKeyboard(_("Name {n}").format(n=i + 1), cur, done,
                               taken=tuple(n for k, n in enumerate(names) if k != i)))
 
     @staticmethod

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ..i18n import _
 from ..io import Key
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
@@ -138,7 +139,7 @@ class ChoiceList:
         if key == Key.OK:
             it = items[self.index]
             if not it.enabled:
-                app.message(f"{it.label}: not available now")
+                app.message(_("{item}: not available now").format(item=it.label))
             elif it.action is not None:
                 it.action(app)
             return True
@@ -235,7 +236,7 @@ class NumberPicker(Screen):
         c.center(TITLE_H + 8, s, scale=2 if len(s) <= 10 else 1)
         c.text(2, TITLE_H + 8, "-")
         c.text(WIDTH - 8, TITLE_H + 8, "+")
-        c.center(54, self.hint or "OK=set BACK=cancel")
+        c.center(54, self.hint or _("OK: set, BACK: cancel"))
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.UP:
@@ -289,8 +290,9 @@ class Message(Screen):
 class Confirm(Menu):
     """A yes/no question; "No" is preselected so a stray OK is harmless."""
 
-    def __init__(self, question: str, on_yes: Callable[["App"], Any], *, yes: str = "Yes", no: str = "No",
-                 title: str = "Confirm", preselect_yes: bool = False):
+    def __init__(self, question: str, on_yes: Callable[["App"], Any], *, yes: str | None = None,
+                 no: str | None = None, title: str | None = None, preselect_yes: bool = False):
+        yes, no, title = yes or _("Yes"), no or _("No"), title or _("Confirm")
         self.question = question
         self.on_yes = on_yes
 

@@ -1,0 +1,103 @@
+"""The shared screens speak the catalog's language (issue 21) and cut nothing
+(issue 13): main menu, new game, tools, history, settings, about, the session
+menu, undo, the roster, in the pseudo-language (every text marked) and in French."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import i18n
+from companion.config import Settings
+from companion.ui.draw import CLIPS
+from companion.ui.undercut import UndercutScreen
+from tests.i18n_util import pseudo_language, untranslated
+from tests.screens_util import make_app, press
+
+NAMES = ("Alexandrinaa", "Bartholomews", "Christabelle", "Dominiquette")  # 12 characters each
+
+WANDER = [
+    "down,ok,ok,back,ok,back,down,ok,ok,back,down,ok,back,back",       # tools: die, bag presets, start player
+    "down,down,ok,back",                                                # history (empty)
+    "down,down,down,ok,down,down,down,down,down,down,down,down,back",  # every setting
+    "up,ok,back",                                                       # about
+    "ok,ok,ok,down,ok,down,ok,back,back,back,back",                     # new game > Undercut > seats > roster pick
+]
+GAME = "ok,ok,ok,ok,ok"  # an Undercut game with the roster seated
+SESSION_MENU = "back,down,down,down,down,down,back"  # the session menu (the game's own screens: its tests)
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    i18n.set_language("en")
+
+
+def wander(app, drawn=None) -> int:
+    """Every shared screen, then a game's session menu; returns the texts cut
+    on the shared screens (the game screen itself is its module's to check)."""
+    CLIPS.reset()
+    for keys in WANDER:
+        app.home()
+        press(app, keys)
+    cut = CLIPS.count
+    app.home()
+    press(app, GAME)
+    if drawn is not None:
+        drawn.clear()
+    for key in SESSION_MENU.split(","):
+        CLIPS.reset()
+        press(app, key)
+        if not isinstance(app.top, (UndercutScreen,)):
+            cut += CLIPS.count
+    if drawn is not None:  # only what the session menu drew
+        drawn[:] = [t for t in drawn if t not in GAME_TEXTS(app)]
+    return cut
+
+
+def GAME_TEXTS(app) -> set[str]:
+    from companion.ui import draw
+    from companion.ui.draw import Canvas
+    old, draw.DRAWN = draw.DRAWN, []
+    try:
+        screen = next(s for s in reversed(app.stack) if isinstance(s, UndercutScreen))
+        screen.render(Canvas())
+        return set(draw.DRAWN)
+    finally:
+        draw.DRAWN = old
+
+
+def test_every_shared_text_goes_through_the_catalog(tmp_path):
+    app = make_app(tmp_path, settings=Settings(players=NAMES))
+    with pseudo_language() as drawn:
+        wander(app)
+        assert len(drawn) > 100
+        before = [t for t in untranslated(drawn, NAMES) if not UNDERCUT_SETUP.search(t)]
+        wander(app, drawn)
+        after = [t for t in untranslated(drawn, NAMES) if not UNDERCUT_SETUP.search(t)]
+    assert before == [] and after == []
+
+
+# Undercut's own setup texts (its module's, checked by its tests) that the new-game path shows
+UNDERCUT_SETUP = re.compile(r"players \(U-2\)|^Undercut|^(Level|Bag|Start) |pcs$|: ta~$|^(Scores|Hands)$")
+
+
+def test_in_french_nothing_is_cut_with_long_names(tmp_path):
+    app = make_app(tmp_path, settings=Settings(players=NAMES, language="fr"))
+    assert i18n.language() == "fr"
+    assert wander(app) == 0, CLIPS.examples
+
+
+def test_language_is_chosen_in_settings_and_applies_from_the_next_screen(tmp_path):
+    app = make_app(tmp_path)
+    app.settings_path = str(tmp_path / "companion.toml")
+    press(app, "down,down,down,ok")  # Settings: Language first
+    assert app.top.items[0].right == "English"
+    press(app, "ok")
+    assert app.settings.language == "fr" and i18n.language() == "fr"
+    assert app.top.items[0].label == "Langue" and app.top.items[0].right == "Français"
+    assert 'language = "fr"' in (tmp_path / "companion.toml").read_text()
+    app.home()
+    assert [it.label for it in app.top.items][:2] == ["Nouvelle partie", "Outils"]
+    press(app, "down,down,down,ok,ok")  # back to English, each language named in itself
+    assert app.settings.language == "en" and app.top.items[0].right == "English"
