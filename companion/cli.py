@@ -79,12 +79,29 @@ def build_app(args, *, rng=None):
     if rng is None and settings.seed_value() is not None:
         rng = random.Random(settings.seed_value())
     journal = open_journal(args.journal)
+    notes = continue_damaged(journal)
     app = App(journal, settings, rng=rng, settings_path=settings_path)
+    if notes:
+        for line in notes:
+            print(f"companion: {line}", file=sys.stderr)
+        app.message("\n".join(notes), title="Damaged journal")
     if problems:
         for line in problems:
             print(f"companion: {line}", file=sys.stderr)
         app.message("\n".join(problems), title="Settings")
     return app
+
+
+def continue_damaged(journal) -> list[str]:
+    """Play on after damage (issue 14): each damaged session not yet ended continues
+    as a new session holding its events before the damage; one line says each."""
+    from .ui.screens import title_of
+    try:
+        done = journal.continue_damaged()
+    except JournalError as e:  # a full or read-only disk: the damaged sessions stay as they are
+        return [f"A damaged game could not be continued: {e}"]
+    return [f"{title_of(c.game)} #{c.damaged} was damaged after {c.kept} events: they go on as "
+            f"#{c.session}; {c.lost} later events were lost." for c in done]
 
 
 # ---------------------------------------------------------------- commands

@@ -183,6 +183,23 @@ class _Scan:
         return session in self.bad or session in self.pending
 
 
+@dataclass(frozen=True)
+class Continued:
+    """A damaged session's intact part, copied into a new session to play on (``Journal.fork``)."""
+    damaged: int  # the damaged session's id
+    session: int  # the new session's id
+    game: str
+    kept: int  # events before the damage, copied
+    lost: int  # events from the damage on, left unread in the old session
+
+
+class _Ref:
+    """In ``Journal._insert``'s data: the seq of the batch's row ``index``, known only inside."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+
 def check_file(path: str) -> None:
     """Refuse (``NotAJournalError``) a file that is not an SQLite database at all.
 
@@ -308,10 +325,15 @@ class Journal:
                         f"session {session} was changed elsewhere since it was opened; open it again")
             (seq,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
             prevs: dict[int, int] = {}
+            seqs: list[int] = []
             for session, typ, data, *when in rows:
                 seq += 1
+                seqs.append(seq)
                 t = when[0] if when else self.clock()
                 sess = seq if session is None else session
+                if isinstance(session, _Ref):
+                    sess = seqs[session.index]
+                data = {k: seqs[v.index] if isinstance(v, _Ref) else v for k, v in data.items()}
                 if sess not in prevs:
                     last = db.execute("SELECT crc FROM events WHERE session=? ORDER BY seq DESC LIMIT 1",
                                       (sess,)).fetchone()
@@ -349,6 +371,33 @@ class Journal:
         (the session id if none); if another writer appended since, nothing is
         written and ``StaleSessionError`` is raised."""
         return self._insert([(session, t, d) for t, d in items], None if after is None else (session, after))
+
+    def fork(self, session: int) -> Continued:
+        """Play on after damage (issue 14): a new session that starts with the same game
+        and setup (its start says ``"continues": session``) and copies, with their
+        times, the damaged session's events before the damage; undo events name the
+        copies. The damaged session gets an ``end`` event (reason ``damaged``, naming
+        the new session), so it is no longer offered to resume; its rows stay as they
+        are (the journal is append-only) and ``export`` still gives its intact part.
+        All in one transaction."""
+        info = self.session(session)
+        events, _ = self._verified(session)
+        (total,) = self._db.execute("SELECT COUNT(*) - 1 FROM events WHERE session=?", (session,)).fetchone()
+        index = {e.seq: i + 1 for i, e in enumerate(events)}
+        rows: list[tuple] = [(None, "start", {"game": info.game, "setup": info.setup, "continues": session},
+                              info.created)]
+        for e in events:
+            data = dict(e.data)
+            if e.type == "undo" and data.get("undoes") in index:
+                data["undoes"] = _Ref(index[data["undoes"]])
+            rows.append((_Ref(0), e.type, data, e.time or self.clock()))
+        rows.append((session, "end", {"reason": "damaged", "continued_as": _Ref(0)}))
+        new = self._insert(rows)[0].seq
+        return Continued(session, new, info.game, len(events), max(total - len(events), 0))
+
+    def continue_damaged(self) -> list[Continued]:
+        """Fork every damaged session not yet ended (the device does this at start)."""
+        return [self.fork(s.id) for s in self.sessions() if s.damaged and not s.ended][::-1]
 
     # ------------------------------------------------------------ reading
 

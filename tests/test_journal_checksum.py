@@ -118,3 +118,73 @@ def test_an_old_journal_opens_read_only_and_is_migrated_when_written(tmp_path):
     _flip(path, b'"face S"', b'"face M"')
     with Journal(path) as j:
         assert [e.data["move"] for e in j.events(1)] == ["roll"] and j.damaged(1)
+
+
+# ---------------------------------------------------------------- playing on after damage
+
+
+def _damaged_die_session(path):
+    """A die session (faces entered by the table) of 9 events, one undone, with damage in
+    its 8th; a second session intact."""
+    import random
+    from companion.session import Session
+    j = Journal(path)
+    s = Session.start(j, "die", {"die": "physical"}, random.Random(1))
+    for m in ("roll", "face S", "roll", "face M"):
+        s.play(m)
+    s.undo()
+    for m in ("face L", "roll", "face S/M", "roll"):
+        s.play(m)
+    other = Session.start(j, "die", {}, random.Random(1))
+    other.play("roll")
+    j.close()
+    data = bytearray(open(path, "rb").read())
+    i = data.index(b'"face S/M"')
+    data[i + 8] = ord("L")  # still valid JSON, still a legal move
+    open(path, "wb").write(bytes(data))
+    return s.id, other.id
+
+
+def test_a_damaged_session_goes_on_as_a_new_one_with_its_intact_part(tmp_path):
+    import random
+    from companion.session import Session
+    path = str(tmp_path / "j.db")
+    sid, other = _damaged_die_session(path)
+    with Journal(path) as j:
+        intact = [(e.type, e.data) for e in j.events(sid)]
+        assert len(intact) == 7 and j.session(sid).damaged
+        (c,) = j.continue_damaged()
+        assert (c.damaged, c.kept, c.lost) == (sid, 7, 2)
+        assert j.session(sid).ended and [(e.type, e.data) for e in j.events(sid)] == intact  # unchanged, over
+        assert j.continue_damaged() == []  # once
+        new = Session.resume(j, c.session, random.Random(1))
+        assert [(e.type, e.data.get("move")) for e in new.events] == [
+            ("move", "roll"), ("move", "face S"), ("move", "roll"), ("move", "face M"), ("undo", None),
+            ("move", "face L"), ("move", "roll")]
+        assert new.events[4].data["undoes"] == new.events[3].seq  # the undo names the copy
+        assert [e.time for e in new.events] == [e.time for e in j.events(sid)]
+        new.play("face S")  # played on from the last good event
+        new.undo()
+        assert len(j.events(c.session)) == 9 and not j.session(c.session).damaged
+        assert not j.session(other).damaged and len(j.events(other)) >= 1
+
+
+def test_the_device_continues_a_damaged_game_and_says_so(tmp_path, capsys):
+    from companion.cli import build_app, main, parser
+    path = str(tmp_path / "j.db")
+    sid, other = _damaged_die_session(path)
+    assert main(["export", str(sid), "--journal", path, "-o", str(tmp_path / "old.json")]) == 0
+    old = [json.loads(line) for line in open(tmp_path / "old.json") if line.startswith("{")]
+    app = build_app(parser().parse_args(["sim", "--journal", path]))
+    try:
+        assert app.top.title == "Damaged journal" and f"#{sid} was damaged after 7 events" in app.top.text
+        assert "2 later events were lost" in app.top.text
+        new = app.journal.sessions()[0].id
+        assert sid not in app.unfinished() and new in app.unfinished()
+    finally:
+        app.journal.close()
+    assert "was damaged" in capsys.readouterr().err
+    assert main(["export", str(new), "--journal", path, "-o", str(tmp_path / "new.json")]) == 0
+    moves = lambda rec: [r.get("move") for r in rec if r.get("type") in ("move", "undo")]  # noqa: E731
+    got = [json.loads(line) for line in open(tmp_path / "new.json") if line.startswith("{")]
+    assert moves(got) == moves(old) and len(moves(old)) == 7
