@@ -34,9 +34,12 @@ def _err(msg: str, code: int = 2) -> int:
 # ---------------------------------------------------------------- journal
 
 
-def open_journal(path: str | None):
-    """Open the journal. A bad file at the default place is moved aside (kept
-    untouched) and a new journal started; a bad file the user named is refused."""
+def open_journal(path: str | None, notes: list[str] | None = None):
+    """Open the journal. A file at the default place that SQLite cannot use as a
+    journal is salvaged: every session that can still be read goes into a new
+    journal there (``salvage.py``), and the file is kept aside untouched; a bad
+    file the user named is refused. What happened is printed, and added to
+    ``notes`` (lines for the screen)."""
     from .journal import Journal, default_path
     if path:
         return Journal(path)
@@ -44,21 +47,40 @@ def open_journal(path: str | None):
     try:
         return Journal(path)
     except NotAJournalError as e:
-        # Only a file certainly not a journal gets here: a busy or locked one
-        # raised JournalBusyError instead and is never moved (F4). The name
-        # carries the pid and is checked, so two processes never collide.
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside, n = f"{path}.bad-{stamp}-{os.getpid()}", 1
-        while any(os.path.lexists(aside + s) for s in ("", "-wal", "-shm")):
-            aside, n = f"{path}.bad-{stamp}-{os.getpid()}-{n}", n + 1
-        try:
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.lexists(path + suffix):
-                    os.replace(path + suffix, aside + suffix)
-        except OSError as oe:
-            raise JournalError(f"{e}; it could not be moved aside ({oe.strerror})") from None
-        print(f"companion: {e}\ncompanion: it was kept as {aside}; a new journal was started.", file=sys.stderr)
-        return Journal(path)
+        # Only a file SQLite cannot use as our journal gets here: a busy or locked one
+        # raised JournalBusyError instead and is never moved (F4).
+        problem = e
+    from . import salvage
+    try:
+        found = salvage.salvage(path) if os.path.isfile(path) else salvage.Salvage()
+    except OSError:
+        found = salvage.Salvage()
+    # The name carries the pid and is checked, so two processes never collide.
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside, n = f"{path}.bad-{stamp}-{os.getpid()}", 1
+    while any(os.path.lexists(aside + s) for s in ("", "-wal", "-shm")):
+        aside, n = f"{path}.bad-{stamp}-{os.getpid()}-{n}", n + 1
+    try:
+        if found.rows:
+            salvage.write_journal(found, path + ".salvaged")  # complete before anything is moved
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.lexists(path + suffix):
+                os.replace(path + suffix, aside + suffix)
+        if found.rows:
+            os.replace(path + ".salvaged", path)
+    except (OSError, JournalError) as oe:
+        raise JournalError(f"{problem}; it could not be moved aside ({getattr(oe, 'strerror', None) or oe})") from None
+    if found.rows:
+        cut = f"; cut short at the damage: {', '.join(f'#{s}' for s in found.cut)}" if found.cut else ""
+        lines = [f"The journal was damaged: kept as {os.path.basename(aside)}.",
+                 f"Saved {found.sessions} sessions ({len(found.rows)} events); "
+                 f"{found.lost} events could not be read{cut}."]
+    else:
+        lines = [f"{problem}", f"It was kept as {os.path.basename(aside)}; a new journal was started."]
+    print("\n".join(f"companion: {ln}" for ln in ([str(problem)] if found.rows else []) + lines), file=sys.stderr)
+    if notes is not None:
+        notes += lines
+    return Journal(path)
 
 
 def _read_only_journal(path: str | None):
@@ -78,13 +100,14 @@ def build_app(args, *, rng=None):
         settings = config.change(settings, seed=str(args.seed))
     if rng is None and settings.seed_value() is not None:
         rng = random.Random(settings.seed_value())
-    journal = open_journal(args.journal)
-    notes = continue_damaged(journal)
+    notes: list[str] = []  # open_journal prints its own
+    journal = open_journal(args.journal, notes)
+    continued = continue_damaged(journal)
     app = App(journal, settings, rng=rng, settings_path=settings_path)
-    if notes:
-        for line in notes:
-            print(f"companion: {line}", file=sys.stderr)
-        app.message("\n".join(notes), title="Damaged journal")
+    for line in continued:
+        print(f"companion: {line}", file=sys.stderr)
+    if notes or continued:
+        app.message("\n".join(notes + continued), title="Damaged journal")
     if problems:
         for line in problems:
             print(f"companion: {line}", file=sys.stderr)
