@@ -182,7 +182,8 @@ def salvage(path: str) -> Salvage:
     for r in rows:
         by_session.setdefault(r[1], []).append(r)
     for sid, srows in sorted(by_session.items()):
-        if srows[0][0] != sid or srows[0][3] != "start":
+        srows = [r for r in srows if r[0] >= sid]  # one whose seq was hit can sort before its start
+        if not srows or srows[0][0] != sid or srows[0][3] != "start":
             continue  # its start is lost: nothing of it can be replayed
         good, cut = verify_rows(srows, sid)
         if not good:

@@ -113,3 +113,18 @@ def test_events_still_in_the_wal_are_salvaged(tmp_path):
     j.close()
     found = salvage.salvage(str(copy / "journal.db"))
     assert (found.sessions, len(found.rows), found.cut, found.lost) == (3, 16, [], 0)
+
+
+@pytest.mark.parametrize("needle,new", [(b"time TEXT", b"tame TEXT"), (b"payload TEXT", b"payl\xe0ad TEXT")])
+def test_a_damaged_schema_text_is_salvaged(tmp_path, monkeypatch, needle, new):
+    """Found by bench.corrupt: a byte of the CREATE TABLE text made every later query fail."""
+    from companion.cli import open_journal
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    path = str(tmp_path / "journal.db")
+    ids = _journal(path, sessions=3, moves=4)
+    data = open(path, "rb").read()
+    open(path, "wb").write(data.replace(needle, new, 1))
+    notes = []
+    with open_journal(None, notes) as j:
+        assert [len(j.events(s)) for s in ids] == [4, 4, 4]
+    assert "Saved 3 sessions (15 events); 0 events could not be read." in notes
