@@ -231,24 +231,64 @@ def _import_failure(what: str, e: ImportError) -> str:
             "Fix: reinstall the dependencies with './run setup' (on a Pi it also adds lgpio and spidev).")
 
 
+FAULT_WAIT_S = 60  # a fault screen stays up this long (or until a key), then the unit starts again
+
+
+def fault_text(e: BaseException) -> tuple[str, str]:
+    """(title, text) for a start-up that failed: the reason and what to do, in a few short lines."""
+    from .errors import JournalBusyError
+    if isinstance(e, JournalBusyError):
+        return "Journal busy", "Another program holds the journal. Close it; OK retries now."
+    if isinstance(e, ConfigError):
+        return "Bad settings", f"{e}"[:90] + ". Fix the settings file; OK retries."
+    if isinstance(e, JournalError):
+        return "Journal problem", f"{e}"[:90] + ". Free space or fix the file; OK retries."
+    return "Cannot start", f"{type(e).__name__}: {e}"[:70] + ". See journalctl -u companion; OK retries."
+
+
+def show_fault(display, inputs: "queue.Queue", e: BaseException, wait_s: float | None = None) -> int:
+    """The fault screen (issue 14): start-up failed after the display was up. The reason is
+    on the display and in the log; a key (or ``wait_s``) ends the process with status 1, and
+    systemd starts it again."""
+    from .ui.draw import Canvas
+    from .ui.widgets import Message
+    title, text = fault_text(e)
+    print(f"companion: cannot start: {e}", file=sys.stderr)
+    c = Canvas()
+    Message(text, title=title).render(c)
+    try:
+        display.show(c.image)
+    except Exception:  # the display itself failing: the log line above stays
+        pass
+    try:
+        inputs.get(timeout=FAULT_WAIT_S if wait_s is None else wait_s)
+    except queue.Empty:
+        pass
+    return 1
+
+
 def run_board(args, board: str) -> int:
     try:
         from hardware.board import open_board
         from hardware.errors import HardwareError
     except ImportError as e:
         return _err(_import_failure("the hardware support", e), 1)
+    from . import config
     from .loop import Loop, STOP
     inputs: queue.Queue = queue.Queue()
+    settings, _, _problems = config.load_lenient(args.config)
+    try:  # the display first: whatever fails after it is shown on it
+        b = open_board(board, post=inputs.put, rotation=settings.rotation,
+                       contrast=settings.contrast, hold_time=settings.hold_time)
+    except HardwareError as e:
+        return _err(str(e), 1)
     try:
         app = build_app(args)
-    except (ConfigError, JournalError) as e:
-        return _err(str(e))
-    try:
-        b = open_board(board, post=inputs.put, rotation=app.settings.rotation,
-                       contrast=app.settings.contrast, hold_time=app.settings.hold_time)
-    except HardwareError as e:
-        app.journal.close()
-        return _err(str(e), 1)
+    except Exception as e:
+        try:
+            return show_fault(b.display, inputs, e)
+        finally:
+            b.close()
     notifier = None
     try:
         from hardware.notify import SystemdNotifier
