@@ -3,7 +3,8 @@
     python -m bench.reliability            # long mode: 200 kills, 100,000 presses
     python -m bench.reliability --quick    # short mode (CI): prints, writes nothing
 
-Runs the power-cut harness, the key masher and the fault injector, reads the
+Runs the power-cut harness, the key masher, the fault injector and the
+corruption harness (bench.corrupt), reads the
 systemd unit's exposure score, and (in long mode) rewrites
 docs/reliability.md with the figures. Every figure in that file comes from
 this run; none is typed by hand.
@@ -48,6 +49,7 @@ def exposure() -> dict:
 
 def render(fig: dict, cmd: str) -> str:
     pc, mash, faults, exp = fig["powercut"], fig["mash"], fig["faults"], fig["exposure"]
+    cor = fig["corrupt"]
     ok = lambda good: "yes" if good else "NO"  # noqa: E731
     lines = [
         "# Reliability",
@@ -70,6 +72,13 @@ def render(fig: dict, cmd: str) -> str:
         f"| sessions whose journal replayed to a different state | {mash['replay_mismatches']} | 0 | {ok(mash['replay_mismatches'] == 0)} |",
         f"| faults injected | {faults['faults_injected']} | | |",
         f"| faults survived | {faults['faults_survived']} | all | {ok(faults['faults_survived'] == faults['faults_injected'])} |",
+        f"| damaged journals (a byte replaced, a bit flipped, truncated) | {cor['trials']} | | |",
+        f"| ... on which the app started | {cor['starts_pct']}% | 100% | {ok(cor['starts'] == cor['trials'])} |",
+        f"| ... sessions lost other than the damaged ones | {cor['sessions_lost_other']} | 0 | "
+        f"{ok(cor['sessions_lost_other'] == 0)} |",
+        f"| ... events lost before the damage | {cor['events_lost_before_damage']} | 0 | "
+        f"{ok(cor['events_lost_before_damage'] == 0)} |",
+        f"| ... sessions replayed with a hidden change | {cor['wrong_replays']} | 0 | {ok(cor['wrong_replays'] == 0)} |",
         f"| `systemd-analyze security` exposure | {exp.get('exposure')} | <= 2.0 | "
         f"{ok(exp.get('exposure') is not None and exp['exposure'] <= 2.0)} |",
         "",
@@ -87,13 +96,21 @@ def render(fig: dict, cmd: str) -> str:
         "must render and every session must replay from the journal to the state the app held.",
         "* `python -m bench.faults`: display errors on luma's real driver (a bus raising EREMOTEIO), "
         "disk full and read-only journal, corrupt and foreign journal files at start.",
+        "* `python -m bench.corrupt --trials N`: a journal of real games (Undercut, Bag of Ice, Bottoms Up "
+        f"and a die; {cor['journal_sessions']} sessions, {cor['journal_events']} events, {cor['journal_bytes']} "
+        "bytes) is damaged at seeded random places, one trial each: a byte replaced, a bit flipped, or the "
+        "file truncated; the app is started on the copy at the default path (`cli.build_app`) and must draw "
+        "its first frame. Each damaged byte is traced through the undamaged file's pages to the event rows "
+        "it touches; their sessions are the damaged ones. Every other session must be whole, and a damaged "
+        "one must keep (itself, or the session that continues it) every event before its first damaged row. "
+        f"{cor['trials_hitting_event_rows']} of the trials touched an event row.",
         "* Serial port vanishing and returning: `tests/test_console_serial.py`.",
         "* Watchdog: `tests/test_faults.py::test_a_stuck_loop_stops_the_watchdog_pings`.",
         "",
         "## Raw figures",
         "",
         "```json",
-        json.dumps({k: fig[k] for k in ("powercut", "mash", "faults", "exposure")}, indent=1),
+        json.dumps({k: fig[k] for k in ("powercut", "mash", "faults", "corrupt", "exposure")}, indent=1),
         "```",
         "",
     ]
@@ -105,14 +122,17 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help="short mode: fewer kills and presses, no doc written")
     p.add_argument("--kills", type=int)
     p.add_argument("--presses", type=int)
+    p.add_argument("--trials", type=int, help="damaged journals for bench.corrupt")
     a = p.parse_args(argv)
     kills = a.kills or (12 if a.quick else 200)
     presses = a.presses or (5000 if a.quick else 100_000)
+    trials = a.trials or (150 if a.quick else 1500)
     t0 = time.time()
     fig = {
         "powercut": harness("bench.powercut", "--kills", str(kills)),
         "mash": harness("bench.mash", "--presses", str(presses)),
         "faults": harness("bench.faults"),
+        "corrupt": harness("bench.corrupt", "--trials", str(trials)),
         "exposure": exposure(),
         "date": time.strftime("%Y-%m-%d"),
     }
@@ -123,14 +143,18 @@ def main(argv=None) -> int:
                "presses": mash["presses"], "crashes": mash["crashes"], "bad_frames": mash["bad_frames"],
                "replay_mismatches": mash["replay_mismatches"],
                "faults_injected": fig["faults"]["faults_injected"],
-               "faults_survived": fig["faults"]["faults_survived"], "exposure": fig["exposure"].get("exposure")}
+               "faults_survived": fig["faults"]["faults_survived"], "exposure": fig["exposure"].get("exposure"),
+               "corrupt_trials": fig["corrupt"]["trials"], "corrupt_starts": fig["corrupt"]["starts"],
+               "corrupt_sessions_lost_other": fig["corrupt"]["sessions_lost_other"],
+               "corrupt_events_lost_before_damage": fig["corrupt"]["events_lost_before_damage"],
+               "corrupt_wrong_replays": fig["corrupt"]["wrong_replays"]}
     if not a.quick:
         cmd = "python -m bench.reliability" + (f" --kills {a.kills}" if a.kills else "") + \
-              (f" --presses {a.presses}" if a.presses else "")
+              (f" --presses {a.presses}" if a.presses else "") + (f" --trials {a.trials}" if a.trials else "")
         with open(os.path.join(ROOT, "docs", "reliability.md"), "w", encoding="utf-8") as f:
             f.write(render(fig, cmd))
     print(json.dumps(summary))
-    bad = [k for k in ("powercut", "mash", "faults") if fig[k]["exit_status"]]
+    bad = [k for k in ("powercut", "mash", "faults", "corrupt") if fig[k]["exit_status"]]
     for k in bad:
         print(f"bench.reliability: the {k} harness failed (exit {fig[k]['exit_status']}): "
               f"{fig[k].get('stderr', '')}", file=sys.stderr)

@@ -34,9 +34,12 @@ def _err(msg: str, code: int = 2) -> int:
 # ---------------------------------------------------------------- journal
 
 
-def open_journal(path: str | None):
-    """Open the journal. A bad file at the default place is moved aside (kept
-    untouched) and a new journal started; a bad file the user named is refused."""
+def open_journal(path: str | None, notes: list[str] | None = None):
+    """Open the journal. A file at the default place that SQLite cannot use as a
+    journal is salvaged: every session that can still be read goes into a new
+    journal there (``salvage.py``), and the file is kept aside untouched; a bad
+    file the user named is refused. What happened is printed, and added to
+    ``notes`` (lines for the screen)."""
     from .journal import Journal, default_path
     if path:
         return Journal(path)
@@ -44,21 +47,40 @@ def open_journal(path: str | None):
     try:
         return Journal(path)
     except NotAJournalError as e:
-        # Only a file certainly not a journal gets here: a busy or locked one
-        # raised JournalBusyError instead and is never moved (F4). The name
-        # carries the pid and is checked, so two processes never collide.
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside, n = f"{path}.bad-{stamp}-{os.getpid()}", 1
-        while any(os.path.lexists(aside + s) for s in ("", "-wal", "-shm")):
-            aside, n = f"{path}.bad-{stamp}-{os.getpid()}-{n}", n + 1
-        try:
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.lexists(path + suffix):
-                    os.replace(path + suffix, aside + suffix)
-        except OSError as oe:
-            raise JournalError(f"{e}; it could not be moved aside ({oe.strerror})") from None
-        print(f"companion: {e}\ncompanion: it was kept as {aside}; a new journal was started.", file=sys.stderr)
-        return Journal(path)
+        # Only a file SQLite cannot use as our journal gets here: a busy or locked one
+        # raised JournalBusyError instead and is never moved (F4).
+        problem = e
+    from . import salvage
+    try:
+        found = salvage.salvage(path) if os.path.isfile(path) else salvage.Salvage()
+    except OSError:
+        found = salvage.Salvage()
+    # The name carries the pid and is checked, so two processes never collide.
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside, n = f"{path}.bad-{stamp}-{os.getpid()}", 1
+    while any(os.path.lexists(aside + s) for s in ("", "-wal", "-shm")):
+        aside, n = f"{path}.bad-{stamp}-{os.getpid()}-{n}", n + 1
+    try:
+        if found.rows:
+            salvage.write_journal(found, path + ".salvaged")  # complete before anything is moved
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.lexists(path + suffix):
+                os.replace(path + suffix, aside + suffix)
+        if found.rows:
+            os.replace(path + ".salvaged", path)
+    except (OSError, JournalError) as oe:
+        raise JournalError(f"{problem}; it could not be moved aside ({getattr(oe, 'strerror', None) or oe})") from None
+    if found.rows:
+        cut = f"; cut short at the damage: {', '.join(f'#{s}' for s in found.cut)}" if found.cut else ""
+        lines = [f"The journal was damaged: kept as {os.path.basename(aside)}.",
+                 f"Saved {found.sessions} sessions ({len(found.rows)} events); "
+                 f"{found.lost} events could not be read{cut}."]
+    else:
+        lines = [f"{problem}", f"It was kept as {os.path.basename(aside)}; a new journal was started."]
+    print("\n".join(f"companion: {ln}" for ln in ([str(problem)] if found.rows else []) + lines), file=sys.stderr)
+    if notes is not None:
+        notes += lines
+    return Journal(path)
 
 
 def _read_only_journal(path: str | None):
@@ -78,13 +100,31 @@ def build_app(args, *, rng=None):
         settings = config.change(settings, seed=str(args.seed))
     if rng is None and settings.seed_value() is not None:
         rng = random.Random(settings.seed_value())
-    journal = open_journal(args.journal)
+    notes: list[str] = []  # open_journal prints its own
+    journal = open_journal(args.journal, notes)
+    continued = continue_damaged(journal)
     app = App(journal, settings, rng=rng, settings_path=settings_path)
+    for line in continued:
+        print(f"companion: {line}", file=sys.stderr)
+    if notes or continued:
+        app.message("\n".join(notes + continued), title="Damaged journal")
     if problems:
         for line in problems:
             print(f"companion: {line}", file=sys.stderr)
         app.message("\n".join(problems), title="Settings")
     return app
+
+
+def continue_damaged(journal) -> list[str]:
+    """Play on after damage (issue 14): each damaged session not yet ended continues
+    as a new session holding its events before the damage; one line says each."""
+    from .ui.screens import title_of
+    try:
+        done = journal.continue_damaged()
+    except JournalError as e:  # a full or read-only disk: the damaged sessions stay as they are
+        return [f"A damaged game could not be continued: {e}"]
+    return [f"{title_of(c.game)} #{c.damaged} was damaged after {c.kept} events: they go on as "
+            f"#{c.session}; {c.lost} later events were lost." for c in done]
 
 
 # ---------------------------------------------------------------- commands
@@ -191,24 +231,64 @@ def _import_failure(what: str, e: ImportError) -> str:
             "Fix: reinstall the dependencies with './run setup' (on a Pi it also adds lgpio and spidev).")
 
 
+FAULT_WAIT_S = 60  # a fault screen stays up this long (or until a key), then the unit starts again
+
+
+def fault_text(e: BaseException) -> tuple[str, str]:
+    """(title, text) for a start-up that failed: the reason and what to do, in a few short lines."""
+    from .errors import JournalBusyError
+    if isinstance(e, JournalBusyError):
+        return "Journal busy", "Another program holds the journal. Close it; OK retries now."
+    if isinstance(e, ConfigError):
+        return "Bad settings", f"{e}"[:90] + ". Fix the settings file; OK retries."
+    if isinstance(e, JournalError):
+        return "Journal problem", f"{e}"[:90] + ". Free space or fix the file; OK retries."
+    return "Cannot start", f"{type(e).__name__}: {e}"[:70] + ". See journalctl -u companion; OK retries."
+
+
+def show_fault(display, inputs: "queue.Queue", e: BaseException, wait_s: float | None = None) -> int:
+    """The fault screen (issue 14): start-up failed after the display was up. The reason is
+    on the display and in the log; a key (or ``wait_s``) ends the process with status 1, and
+    systemd starts it again."""
+    from .ui.draw import Canvas
+    from .ui.widgets import Message
+    title, text = fault_text(e)
+    print(f"companion: cannot start: {e}", file=sys.stderr)
+    c = Canvas()
+    Message(text, title=title).render(c)
+    try:
+        display.show(c.image)
+    except Exception:  # the display itself failing: the log line above stays
+        pass
+    try:
+        inputs.get(timeout=FAULT_WAIT_S if wait_s is None else wait_s)
+    except queue.Empty:
+        pass
+    return 1
+
+
 def run_board(args, board: str) -> int:
     try:
         from hardware.board import open_board
         from hardware.errors import HardwareError
     except ImportError as e:
         return _err(_import_failure("the hardware support", e), 1)
+    from . import config
     from .loop import Loop, STOP
     inputs: queue.Queue = queue.Queue()
+    settings, _, _problems = config.load_lenient(args.config)
+    try:  # the display first: whatever fails after it is shown on it
+        b = open_board(board, post=inputs.put, rotation=settings.rotation,
+                       contrast=settings.contrast, hold_time=settings.hold_time)
+    except HardwareError as e:
+        return _err(str(e), 1)
     try:
         app = build_app(args)
-    except (ConfigError, JournalError) as e:
-        return _err(str(e))
-    try:
-        b = open_board(board, post=inputs.put, rotation=app.settings.rotation,
-                       contrast=app.settings.contrast, hold_time=app.settings.hold_time)
-    except HardwareError as e:
-        app.journal.close()
-        return _err(str(e), 1)
+    except Exception as e:
+        try:
+            return show_fault(b.display, inputs, e)
+        finally:
+            b.close()
     notifier = None
     try:
         from hardware.notify import SystemdNotifier

@@ -41,6 +41,9 @@ class Call:
     redraw: bool = True
 
 
+IDLE_CHECKPOINT_S = 60  # no press for this long: the journal's WAL goes into the main file (issue 14, F10)
+
+
 class Loop:
     def __init__(self, app: App, display: Display, inputs: "queue.Queue", *,
                  idle_blank_s: float = 300, clock: Callable[[], float] = time.monotonic,
@@ -53,6 +56,7 @@ class Loop:
         self.heartbeat = heartbeat or (lambda: None)
         self.tick_s = tick_s
         self.blanked = False
+        self.checkpointed = True  # since the last press
         self.last_input = clock()
         self.stop = threading.Event()
         self.display_errors = 0
@@ -85,6 +89,7 @@ class Loop:
         now = self.clock()
         if key is not None:
             self.last_input = now
+            self.checkpointed = False
             if self.blanked:
                 self.blanked = False  # the waking press does nothing else
                 self.show()
@@ -93,6 +98,9 @@ class Loop:
             self.show()
         elif self.display_errors:
             self.show()
+        if not self.checkpointed and now - self.last_input >= IDLE_CHECKPOINT_S:
+            # idle: a copy of journal.db alone (or a lost -wal) now holds every event
+            self.checkpointed = self.app.journal.checkpoint()
         if (not self.blanked and self.idle_blank_s and now - self.last_input >= self.idle_blank_s):
             try:
                 self.display.blank()

@@ -163,3 +163,30 @@ def test_slow_preparation_runs_off_the_loop_thread_and_then_redraws(tmp_path):
     q.put(STOP)
     t.join(timeout=10)
     assert where == ["companion-prepare"]
+
+
+def test_an_idle_device_checkpoints_the_journal(tmp_path):
+    """issue 14, F10: after a minute without a press, journal.db alone holds every event."""
+    import os
+
+    from companion.journal import Journal
+    from companion.loop import IDLE_CHECKPOINT_S
+    app = make_app(tmp_path)
+    path = app.journal.path
+    clock = Clock()
+    loop = Loop(app, TerminalDisplay(io.StringIO()), queue.Queue(), idle_blank_s=0, clock=clock)
+    loop.show()
+    for k in ("down", "ok", "ok", "ok", "ok"):  # a die: rolled by the device
+        loop.step(Key.parse(k))
+    n = app.journal.count()
+    assert n >= 2 and os.path.getsize(path + "-wal") > 0
+    clock.t = IDLE_CHECKPOINT_S - 1
+    loop.step(None)
+    assert os.path.getsize(path + "-wal") > 0
+    clock.t = IDLE_CHECKPOINT_S + 1
+    loop.step(None)
+    assert os.path.getsize(path + "-wal") == 0
+    alone = tmp_path / "alone.db"
+    alone.write_bytes(open(path, "rb").read())
+    with Journal(str(alone), read_only=True) as j:
+        assert j.count() == n
