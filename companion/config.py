@@ -23,7 +23,7 @@ boi_advice         "win"      Bag of Ice advice: "win" (the chance to win, B-10,
 bu_lone_pieces     false      Bottoms Up house rule: lone pieces score (BU-11)
 serial             ""         serial console port or URL; "" = off
 serial_baud        115200     serial console speed
-read_only          false      serial console refuses every command that changes anything
+read_only          true       serial console may only read, unless the players pair it on the device
 language           ""         screens in ``en`` or ``fr``; "" = the locale's when one of them, else en
 =================  =========  ====================================================
 """
@@ -36,6 +36,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .errors import ConfigError
+
+
+BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000)
+"""The serial speeds the console accepts (what UARTs and USB gadgets offer)."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ class Settings:
     bu_lone_pieces: bool = False
     serial: str = ""
     serial_baud: int = 115200
-    read_only: bool = False
+    read_only: bool = True
     language: str = ""
 
     def seed_value(self) -> int | None:
@@ -71,6 +75,8 @@ class Settings:
             raise ConfigError('boi_advice must be "win" or "score"')
         if self.language not in ("", "en", "fr"):
             raise ConfigError("language must be en, fr or empty (the locale's)")
+        if self.serial_baud not in BAUD_RATES:
+            raise ConfigError("serial_baud must be a standard rate, e.g. 9600, 57600 or 115200")
         if self.seed and self.seed_value() is None:
             raise ConfigError("seed must be an integer or empty")
         return self

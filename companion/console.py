@@ -11,7 +11,10 @@ bytes into lines and writes the replies. The protocol is specified in
 * commands: ``help``, ``status``, ``screen``, ``press KEY[,KEY...]``,
   ``games [json]``, ``export ID json|csv``, ``events ID [SINCE]``,
   ``watch [ID]``, ``stop``, ``quit``/``bye``;
-* read-only (``Settings.read_only``): ``press`` gets ``ERR read-only``.
+* control (issue 14): read-only by default (``Settings.read_only``, true
+  unless set false): ``press`` gets ``ERR read-only`` until the players
+  allow it with OK at a prompt on the device that ``pair`` raises; the
+  pairing lasts until ``unpair``, the link is lost or the app restarts.
 
 The app is reached only through ``run(fn, redraw)``, which must execute
 ``fn(app)`` on the app loop's thread and return its result (``loop_runner``
@@ -33,6 +36,7 @@ from .io import Key
 from .ui.app import braille
 
 MAX_KEYS = 64          # keys in one press command
+READ_ONLY = "read-only (send pair, then a player chooses Allow on the device)"
 ECHO_MEMORY = 256      # recent output lines remembered to recognise an echo
 Runner = Callable[..., Any]
 
@@ -46,6 +50,7 @@ HELP = [
     "events ID [SINCE]      the session's events after seq SINCE, as JSON lines",
     "watch [ID]             stream new events as JSON lines until any line is sent",
     "stop                   end a watch",
+    "pair | unpair          ask the players (on the device) to let this console press buttons",
     "quit | bye             end a watch and say goodbye",
     "Replies: a status line (OK or ERR reason), body lines, an empty line.",
 ]
@@ -139,9 +144,10 @@ def _json(obj: Any) -> str:
 class Console:
     """One console's state: read-only flag, running watch, recent output."""
 
-    def __init__(self, run: Runner, *, read_only: bool = False, wake: Callable[[], None] | None = None):
+    def __init__(self, run: Runner, *, read_only: bool = True, wake: Callable[[], None] | None = None):
         self.run = run
         self.read_only = read_only
+        self.paired = False  # the players allowed control on the device (``pair``)
         self.wake = wake
         self.watching = False
         self.watch_id: int | None = None
@@ -238,7 +244,7 @@ class Console:
                 sc = st.scores()
                 out += [f"session: {s.id} {s.game}", f"player: {who}",
                         "scores: " + (", ".join(f"{n} {v}" for n, v in zip(names, sc)) if sc else "-")]
-            out.append(f"read-only: {'yes' if self.read_only else 'no'}")
+            out.append("read-only: " + ("yes" if not self.may_press else "no (paired)" if self.paired else "no"))
             return out
         return self.run(fn)
 
@@ -246,9 +252,47 @@ class Console:
         self._no_args(args, "screen")
         return self.run(lambda app: ["OK screen", *braille(app.frame())])
 
+    @property
+    def may_press(self) -> bool:
+        return not self.read_only or self.paired
+
+    @property
+    def control(self) -> str:
+        """``allowed`` (read_only = false), ``paired`` or ``read-only``."""
+        return "allowed" if not self.read_only else "paired" if self.paired else "read-only"
+
+    def cmd_pair(self, args: list[str]) -> list[str]:
+        """Ask the players, on the device, to let this console press buttons.
+        The prompt's default is Refuse, and the console cannot answer it: its
+        presses are refused until a player chose Allow with the buttons."""
+        self._no_args(args, "pair")
+        if self.may_press:
+            return [f"OK control: {self.control}"]
+
+        def allow(app) -> None:
+            self.paired = True
+
+        def fn(app) -> list[str]:
+            from .i18n import _
+            if self.wake:
+                self.wake()
+            app.confirm(_("A computer on the serial link asks to press the buttons. Allow it?"), allow,
+                        yes=_("Allow"), no=_("Refuse"), title=_("Serial console"))
+            return ["OK pairing: a player must choose Allow on the device, then press works"]
+        return self.run(fn, redraw=True)
+
+    def cmd_unpair(self, args: list[str]) -> list[str]:
+        self._no_args(args, "unpair")
+        self.paired = False
+        return [f"OK control: {self.control}"]
+
+    def unpair(self) -> None:
+        """A new link (reconnection): the pairing does not carry over."""
+        self.paired = False
+
     def cmd_press(self, args: list[str]) -> list[str]:
-        if self.read_only:
-            raise ConsoleError("read-only")
+        if not self.may_press:
+            raise ConsoleError(READ_ONLY)
         names = [n for n in ",".join(args).split(",") if n.strip()]
         if not names:
             raise ConsoleError("press needs keys, e.g. press down,ok")
@@ -416,6 +460,8 @@ COMMANDS: dict[str, Callable[[Console, list[str]], list[str]]] = {
     "events": Console.cmd_events,
     "watch": Console.cmd_watch,
     "stop": Console.cmd_stop,
+    "pair": Console.cmd_pair,
+    "unpair": Console.cmd_unpair,
     "quit": Console.cmd_quit,
     "bye": Console.cmd_quit,
 }

@@ -19,6 +19,7 @@ Robustness:
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import Any, Callable
@@ -124,6 +125,7 @@ class SerialConsole:
                                 parity=serial.PARITY_NONE, stopbits=serial.STOPBITS_ONE,
                                 timeout=self.read_timeout, write_timeout=self.write_timeout)
         self.opens += 1
+        self.console.unpair()  # a pairing holds for one link only (issue 14)
 
     def _close_port(self) -> None:
         with self._lock:
@@ -137,6 +139,11 @@ class SerialConsole:
     def _fail(self, e: BaseException) -> None:
         self.failures += 1
         self.last_error = f"{type(e).__name__}: {e}"
+        if self.failures == 1 or (self.opens == 0 and self.failures in (3, 10)):
+            # one line, not one per retry: the port may come (a USB cable plugged in later)
+            what = "cannot open" if self.port is None else "lost"
+            print(f"companion: serial console: {what} {self.url} ({_short(self.last_error)}); retrying",
+                  file=sys.stderr, flush=True)
         self._close_port()
 
     # ------------------------------------------------------------ thread
@@ -187,7 +194,11 @@ class SerialConsole:
         del self.sent[:-1000]
 
 
-def start_console(url: str, loop, *, baudrate: int = 115200, read_only: bool = False,
+def _short(text: str, n: int = 120) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def start_console(url: str, loop, *, baudrate: int = 115200, read_only: bool = True,
                   **kw: Any) -> SerialConsole:
     """The console on ``url`` for the app run by ``loop``, started."""
     console = Console(loop_runner(loop), read_only=read_only, wake=loop_waker(loop))

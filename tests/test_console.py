@@ -11,7 +11,7 @@ import time
 import pytest
 
 from companion.config import Settings
-from companion.console import Console, braille, direct, loop_runner, loop_waker
+from companion.console import READ_ONLY, Console, braille, direct, loop_runner, loop_waker
 from companion.io import Key
 from companion.journal import Journal
 from companion.loop import Loop, STOP
@@ -127,7 +127,7 @@ def test_wrong_commands_get_err_and_change_nothing(line, reason):
 
 def test_read_only_refuses_press_and_allows_reading():
     app, c = make(read_only=True)
-    assert reply(c, "press down,ok") == ["ERR read-only"]
+    assert reply(c, "press down,ok") == ["ERR " + READ_ONLY]
     assert app.top.title == "Pyramid Companion" and app.journal.count() == 0
     assert reply(c, "status")[-1] == "read-only: yes"
     for line in ("help", "screen", "games", "watch"):
@@ -227,7 +227,7 @@ def running_loop():
 
 def test_console_through_the_loop_queue(running_loop):
     loop = running_loop
-    c = Console(loop_runner(loop, timeout=2), wake=loop_waker(loop))
+    c = Console(loop_runner(loop, timeout=2), wake=loop_waker(loop), read_only=False)
     assert c.handle("press down,ok,ok,ok")[:2] == ["OK pressed 4", "screen: Pyramid die"]
     assert loop.app.top.session.state.rolls                 # the roll happened on the loop thread
     assert c.handle("status")[3] == "player: seat 1"
@@ -246,7 +246,7 @@ def test_console_press_wakes_a_blanked_display_and_is_not_eaten():
         while not loop.blanked and time.monotonic() < deadline:
             time.sleep(0.01)
         assert loop.blanked
-        c = Console(loop_runner(loop, timeout=2), wake=loop_waker(loop))
+        c = Console(loop_runner(loop, timeout=2), wake=loop_waker(loop), read_only=False)
         assert c.handle("press down")[:1] == ["OK pressed 1"]
         assert app.top.index == 1 and not loop.blanked   # the press acted and the display woke
         assert loop.last_input == 100.0

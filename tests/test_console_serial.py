@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import Settings
-from companion.console import Console, loop_runner, loop_waker
+from companion.console import READ_ONLY, Console, loop_runner, loop_waker
 from companion.io import Key
 from companion.journal import Journal
 from companion.loop import STOP, Call, Loop
@@ -172,7 +172,7 @@ def test_every_command_over_a_pty(rig, tally):
 def test_read_only_over_a_pty(tmp_path):
     r = Rig(tmp_path, read_only=True)
     try:
-        assert r.command("press ok") == ["ERR read-only"]
+        assert r.command("press ok") == ["ERR " + READ_ONLY]
         assert r.app.top.title == "Pyramid Companion" and r.app.journal.count() == 0
         assert r.command("status")[-1] == "read-only: yes"
     finally:
@@ -241,7 +241,7 @@ def test_a_host_that_never_reads_stalls_nothing(tmp_path):
 
 
 def _loop_console(app_loop):
-    console = Console(loop_runner(app_loop, timeout=3), wake=loop_waker(app_loop))
+    console = Console(loop_runner(app_loop, timeout=3), wake=loop_waker(app_loop), read_only=False)
     return SerialConsole("loop://", console, write_timeout=0.2, backoff=(0.05, 0.2)).start()
 
 
@@ -351,14 +351,14 @@ def test_cli_starts_the_console_from_serial_option_or_setting(app_loop):
     sc = cli._serial_console(argparse.Namespace(serial="loop://"), app_loop.app, app_loop)
     try:
         wait_for(lambda: sc.connected)
-        assert sc.url == "loop://" and sc.baudrate == 115200 and not sc.console.read_only
+        assert sc.url == "loop://" and sc.baudrate == 115200 and sc.console.read_only  # read-only by default (issue 14)
     finally:
         sc.close()
-    app_loop.app.settings = config.change(app_loop.app.settings, serial="loop://", read_only=True)
+    app_loop.app.settings = config.change(app_loop.app.settings, serial="loop://", read_only=True)  # explicit
     sc = cli._serial_console(argparse.Namespace(serial=None), app_loop.app, app_loop)
     try:
         wait_for(lambda: sc.connected)
         sc.port.write(b"press ok\r\n")
-        wait_for(lambda: "ERR read-only" in sc.sent)
+        wait_for(lambda: "ERR " + READ_ONLY in sc.sent)
     finally:
         sc.close()
