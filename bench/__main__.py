@@ -305,7 +305,8 @@ GOALS = {
 KEYS = ["bus_bytes_median", "bus_bytes_p95", "bus_bytes_unchanged", "bus_bytes_ratio_to_ideal",
         "event_cpu_p50_ms", "event_cpu_p99_ms", "start_first_frame_s", "start_ratio", "resume_10k_s",
         "boi_table_s", "boi_query_ms", "boi_win_turn_ms", "boi_win_table_kb", "bu_check_slowest_s",
-        "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_roster_4", "presses_bu_place_mean"]
+        "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_roster_4", "presses_bu_place_mean",
+        "press_to_pixel_burst_100k_ms"]
 
 
 def table(fig: dict) -> str:
@@ -385,6 +386,14 @@ def report(fig: dict, quick: bool) -> str:
         "(hardware/partial.py) send only the changed column range of each changed page, with its three "
         "addressing bytes, and nothing for an unchanged frame. `bus_bytes_ratio_to_ideal` compares that "
         "with the ideal update computed from the same frames.",
+        "* **Press-to-pixel in a burst** (`press_to_pixel_burst_100k_ms`, bench/pixel.py): the scripted "
+        "sessions replayed as bursts of one press every 60 ms, faster than full frames can cross a 100 kHz "
+        "I2C bus (about 93 ms each); each press's CPU time as measured, the bytes of the real "
+        "partial-update driver, 9 bus clocks a byte. With the display writer (companion/display_writer.py) "
+        "the loop hands each frame over and takes the next press while the writer sends the newest frame; "
+        "the p95 from a press to the end of the transfer that shows it. "
+        "`press_to_pixel_burst_100k_sync_ms` is the same burst with the loop sending every frame itself, "
+        "as before issue 16.",
         "* **Event CPU** is the app thread's CPU time from a button event to the frame handed to the "
         "driver (handling, the durable journal write's CPU part, drawing, packing). The fsync itself is "
         "I/O wait, not CPU. The scripts are deterministic, so they run `event_cpu_repeats` times and each "
@@ -460,7 +469,8 @@ def main(argv=None) -> int:
              ("Bag of Ice advice", lambda: measure_boi(a.quick)),
              ("Bottoms Up check", lambda: measure_bu(a.quick)),
              ("peak RSS", lambda: measure_rss(a.quick)),
-             ("presses", measure_presses)]
+             ("presses", measure_presses),
+             ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick))]
     for name, fn in steps:
         t0 = time.perf_counter()
         fig.update(fn())

@@ -295,7 +295,9 @@ def run_board(args, board: str) -> int:
         notifier = SystemdNotifier()
     except ImportError:
         pass
-    loop = Loop(app, b.display, inputs, idle_blank_s=app.settings.idle_blank_s,
+    from .display_writer import DisplayWriter
+    writer = DisplayWriter(b.display)  # the loop hands frames over, never waits on the bus (issue 16)
+    loop = Loop(app, writer, inputs, idle_blank_s=app.settings.idle_blank_s,
                 heartbeat=(notifier.watchdog if notifier else None))
     _on_sigterm(lambda: inputs.put(STOP))
     console = _serial_console(args, app, loop)
@@ -310,6 +312,7 @@ def run_board(args, board: str) -> int:
             notifier.stopping()
         if console:
             console.close()
+        writer.flush(timeout=2)  # the last frame out before the board closes
         b.close()
         app.journal.close()
     return 0

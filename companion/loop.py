@@ -77,7 +77,10 @@ class Loop:
         frame = self.app.frame()
         try:
             self.display.show(frame)
-            self.display_errors = 0
+            # a DisplayWriter never raises here: its thread's failures since its last success
+            self.display_errors = getattr(self.display, "failing", 0)
+            if self.display_errors:
+                self.last_display_error = self.display.last_error
         except Exception as e:  # the display is a boundary: an I2C glitch, a loose cable
             # Keep running; the next tick redraws (adapters raise OSError, but a
             # driver's own error type must not stop the table either).
