@@ -230,3 +230,25 @@ def test_one_point_is_singular(tmp_path):
     assert pips_text(1) == "1 pip" and pips_text(2) == "2 pips" and pieces_count(1) == "1 piece"
     i18n.set_language("fr")
     assert pips_text(0) == "0 encoche" and pips_text(2) == "2 encoches" and pieces_count(1) == "1 pièce"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_a_shared_win_of_long_names_is_not_clipped(tmp_path, language, k):
+    """A shared win (U-13: tied on score, pips and pieces) among ``k`` of 5 long names."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from companion.ui.draw import Canvas
+    app = make_app(tmp_path, settings=Settings(players=LONG))
+    press(app, "ok,ok,up,ok,ok,down,ok,up,ok")  # 5 players, score sheet
+    st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
+    seats = tuple(range(k))
+    over = replace(st, phase="over", winners=seats, tied=seats, tb_pips=(4,) * 5, tb_pieces=(2,) * 5,
+                   detail="shared win: tied on score, pips and pieces (U-13)")
+    i18n.set_language(language)
+    CLIPS.reset()
+    draw.DRAWN = drawn = []
+    UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
+    assert CLIPS.count == 0, CLIPS.examples
+    assert any(LONG[0][:5] in t for t in drawn)

@@ -658,7 +658,7 @@ class UndercutScreen(SessionScreen):
         y = TITLE_H + 32
         if st.tied and stage:
             why = {"pips": _("tie broken by pips"), "pieces": _("tie broken by pieces"),
-                   "shared": _("tied on pips and pieces")}[stage]
+                   "shared": _("same pips and pieces")}[stage]
             c.center(y, fit(why, LINE))
             figures = []
             for i in st.tied:
@@ -759,7 +759,8 @@ class BidPicker(Screen):
         mine = self.pieces()
         value = value_words(bid_value(mine))
         bid = _("Bid: {value}").format(value=value)
-        rows = [Item(bid if len(bid) <= ChoiceList.ROOM else value)]  # the row OK places the bid on
+        label = next((t for t in (bid, value, value.replace(", ", ",")) if len(t) <= ChoiceList.ROOM), value)
+        rows = [Item(label)]  # the row OK places the bid on
         rows += [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
         self.list.render(c, rows, len(beat), ROWS - len(beat))
 
