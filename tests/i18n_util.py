@@ -26,7 +26,8 @@ def untranslated(drawn: Iterable[str], names: Iterable[str] = ()) -> list[str]:
     out = []
     for text in drawn:
         for w in WORD.findall(FILE.sub("", text)):
-            if PIECE.match(w) or w in names_words or w in LANGUAGE_FREE:
+            if PIECE.match(w) or w in LANGUAGE_FREE or any(n.startswith(w) for n in names_words):
+                # a name, or a name shortened to fit (names.short_names)
                 continue
             if re.fullmatch(r"[A-Z]{1,2}", w):  # a field label (A, B, ..., AA) or a stack name
                 continue

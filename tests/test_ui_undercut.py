@@ -102,7 +102,8 @@ def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     st = state(app)
     assert st.phase == "auction" and st.scores() == (9, 0, 0)
     press(app, "ok")  # "who passed?": the cursor is on the start player, P1 (U-11: +1)
-    assert isinstance(app.top, Report) and "U-12" in " ".join(app.top.lines)
+    assert isinstance(app.top, Report) and app.top.title == "End triggered"
+    assert any(w.startswith("U-12:") for w in game_screen(app).why_lines())  # the id is on the Why page
     st = state(app)
     assert st.scores() == (10, 0, 0) and st.end_triggered and st.phase == "scoring"
     press(app, "ok,ok,ok,ok")  # dismiss; last scoring phase: everyone done
@@ -155,7 +156,7 @@ def test_physical_bag_entries_only_offer_what_the_bag_holds_U15(tmp_path):
     st = state(app)
     assert st.pending_draw() == {"for": "hand", "size": "L", "left": 3, "seat": 0}
     labels = [r.label for r in game_screen(app).rows()]
-    assert labels == ["red rL", "yellow yL", "green gL", "blue bL", "black kL"]
+    assert labels == ["red", "yellow", "green", "blue", "black"]  # the size is in the title
     press(app, "ok")
     assert state(app).hands[0] == state(app).hands[0].__class__([P("rL")])
 
@@ -198,7 +199,7 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     st = state(app)
     assert st.bids[0] == (2, (P("yS"),))
     assert P("yM") in st.hands[0] and st.active == 0  # U-10: back to P1 at once, P1 acts
-    assert isinstance(app.top, Report) and app.top.title == "Undercut (U-10)"
+    assert isinstance(app.top, Report) and app.top.title == "Bid undercut"
     press(app, "ok")
 
     # P1 passes: the cursor is on Pass (every stack has a bid); small; the table draws rS
@@ -215,13 +216,15 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert st.scores() == (1, 2, 3) and st.combo_values()["TREE"] == 4
     assert sorted(map(str, st.hands[0])) == ["gS", "rL", "rS", "yM"]
     assert sorted(map(str, st.hands[2])) == ["gL", "rM"]
-    assert isinstance(app.top, Report) and app.top.title == "R1 over: P1 starts"
-    assert app.top.lines[0] == "P1 +1, drew rS"
-    assert "P3 takes A rL rM rS" in app.top.lines and "to bag: yS" in app.top.lines
+    assert isinstance(app.top, Report) and app.top.title == "Round 1 over"
+    assert app.top.lines[0] == "P1 passed: +1, drew"  # wrapped: "... a small red."
+    text = " ".join(app.top.lines)
+    assert "P1 passed: +1, drew a small red." in text and "P3 takes A: rL rM rS" in text
+    assert "Back to the bag: yS" in text and "P1 starts round 2." in text
     assert_matches_reference(app.frame(), "undercut_round_summary")
     press(app, "ok")
     assert isinstance(app.top, Report) and app.top.title == "Only one move"
-    assert app.top.lines == ["P2 TREE +2", "  back: yL yM yS", "P3 TREE +3", "  back: rL rM rS"]
+    assert " ".join(app.top.lines).split() == "P2: TREE +2 back to the bag: yL yM yS P3: TREE +3 back to the bag: rL rM rS".split()
     press(app, "ok")
     assert isinstance(app.top, UndercutScreen)
     press(app, "right")
@@ -234,7 +237,8 @@ def test_pass_is_refused_while_a_stack_has_no_bid_U11(tmp_path):
     press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS)
     before = state(app)
     press(app, "up,ok")  # up from A wraps to Pass
-    assert isinstance(app.top, Message) and "U-11" in app.top.text
+    assert isinstance(app.top, Message) and "No bid on: A, B" in app.top.text
+    assert "U-11" not in app.top.text
     assert state(app) == before
 
 
@@ -242,9 +246,9 @@ def test_hands_from_the_game_menu(tmp_path):
     app = make_app(tmp_path)
     press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + ",back,down,ok")  # menu: Scores, Hands
     labels = [(it.label, it.right) for it in app.top.items]
-    assert labels == [("P1", "6p/3pc"), ("P2", "6p/3pc"), ("P3", "6p/3pc")]
+    assert labels == [("P1", "6 pips"), ("P2", "6 pips"), ("P3", "6 pips")]
     press(app, "down,ok")
-    assert isinstance(app.top, Report) and app.top.lines == ["P2: 6 pips, 3 pieces", "yL gM rS"]
+    assert isinstance(app.top, Report) and app.top.lines == ["6 pips, 3 pieces", "large yellow", "medium green", "small red"]
 
 
 # ---------------------------------------------------------------- full table, virtual bag
@@ -258,10 +262,10 @@ def test_virtual_setup_tells_which_pieces_to_take_from_the_tray_U3_U15(tmp_path)
     press(app, "ok")  # P1 takes LMS; the device draws the colors
     hand = state(app).hands[0]
     assert sorted(p.size.letter for p in hand) == ["L", "M", "S"]
-    assert isinstance(app.top, Report) and app.top.title == "Setup draw"
-    shown = " ".join(app.top.lines)
-    assert shown.startswith("P1: take ") and shown.endswith("from the tray")
-    assert sorted(shown.split()[2:5]) == sorted(str(p) for p in hand)
+    assert isinstance(app.top, Report) and app.top.title == "Take from the tray"
+    assert app.top.lines[0] == "P1 takes:"
+    from companion.ui.undercut import piece_words
+    assert sorted(w.strip() for w in app.top.lines[1:]) == sorted(piece_words(p) for p in hand)
 
 
 def test_undo_restores_the_position_before_a_random_draw(tmp_path):

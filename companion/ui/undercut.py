@@ -10,7 +10,7 @@ for, so a new game, Resume and History all land on the right screen:
 * ``scoring``: score sheet: Done / TREE / TRIPLETS / FOURSOME (a turn-in in
   2 or 3 presses); full table: the distinct turn-ins when there is a choice
   (the device applies a single one by itself, U-6);
-* ``bidding`` (full table): every stack with its current bid, and Pass; a
+* ``bidding`` (full table): every stack with its bidder, and Pass; a
   stack opens the ``BidPicker`` (this bid against the one to beat, U-9);
 * ``auction`` (score sheet): who passed (U-11);
 * ``tiebreak`` (score sheet, U-13): the tied players' hand pips / pieces;
@@ -20,7 +20,17 @@ After each action the device tells the table what it did on its own: the
 pieces to take from the tray (virtual bag), undercut bids going back (U-10),
 single turn-ins applied (U-6), the round summary after a pass (U-11), the end
 being triggered (U-12). LEFT/RIGHT (or the session menu) show the score
-screen; the session menu also shows each hand (full table).
+screen (RIGHT again: the combo values); the session menu also shows each hand
+(full table) and "Why (rules)": the rulings behind the screen (``why_lines``).
+
+Words (issues 13 and 21): every text goes through the catalog when it is
+drawn, in the words of the French rules (ARBRE, TRIPLET, QUADRUPLET, encoche,
+empilement, enchère, sous-enchère, passer). Ruling ids stay out of titles and
+instructions: they are in ``why_lines``. Whose turn it is, the scores and the
+winner are drawn in the large font; names are shortened with ``short_names``
+where a screen has less room, so 12-character names never cut an instruction.
+Piece codes (``rL``: color letter, then size S/M/L) are used only in lists of
+stacks and pieces; the "Why" page gives their legend.
 """
 from __future__ import annotations
 
@@ -34,34 +44,110 @@ from ..games.undercut_moves import (
     COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, Take, TurnIn,
     bid_value, canon,
 )
+from ..i18n import N_, _, ngettext, pgettext
 from ..io import Key
-from ..pieces import Piece, Size
+from ..names import short_names
+from ..pieces import Color, Piece, Size
 from ..session import Session
 from .base import SessionScreen
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Menu, Screen, stepped
+from .widgets import ChoiceList, Item, Menu, Message, Screen, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
 
 GAME = "undercut"
-SIZE_WORD = {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}
-COMBO_SHORT = {"TREE": "TRE", "TRIPLETS": "TRI", "FOURSOME": "FOU"}
+COMBO_WORD = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
+LINE = WIDTH // CHAR_W  # 21 characters in a line
+BIG = 2  # the large font's scale: 12 px a character, 10 characters a line
+BIG_CHARS = WIDTH // (CHAR_W * BIG)
 
 
-# ---------------------------------------------------------------- text helpers
+# ---------------------------------------------------------------- words
+
+
+def ours(screen: Screen) -> Screen:
+    """Mark a shared widget as one of this game's screens (the word tests look at these)."""
+    screen.owner = GAME  # type: ignore[attr-defined]
+    return screen
+
+
+def size_word(size: Size) -> str:
+    """small / medium / large (petite, moyenne, grande: a pièce)."""
+    if size == Size.SMALL:
+        return pgettext("undercut piece", "small")
+    if size == Size.MEDIUM:
+        return pgettext("undercut piece", "medium")
+    return pgettext("undercut piece", "large")
+
+
+def size_count(n: int, size: Size) -> str:
+    """``n`` pieces of one size: "2 small" (2 petites)."""
+    if size == Size.SMALL:
+        return ngettext("{n} small", "{n} small", n).format(n=n)
+    if size == Size.MEDIUM:
+        return ngettext("{n} medium", "{n} medium", n).format(n=n)
+    return ngettext("{n} large", "{n} large", n).format(n=n)
+
+
+def color_word(color: Color) -> str:
+    """A color as an adjective of a piece (French: feminine, une pièce rouge/verte)."""
+    words = {
+        Color.RED: pgettext("undercut piece", "red"), Color.YELLOW: pgettext("undercut piece", "yellow"),
+        Color.GREEN: pgettext("undercut piece", "green"), Color.BLUE: pgettext("undercut piece", "blue"),
+        Color.BLACK: pgettext("undercut piece", "black"), Color.WHITE: pgettext("undercut piece", "white"),
+        Color.CYAN: pgettext("undercut piece", "cyan"), Color.PURPLE: pgettext("undercut piece", "purple"),
+        Color.ORANGE: pgettext("undercut piece", "orange"), Color.CLEAR: pgettext("undercut piece", "clear"),
+    }
+    return words.get(color, color.value)
+
+
+def piece_words(p: Piece) -> str:
+    """A piece in words: "large red" (grande rouge)."""
+    return _("{size} {color}").format(size=size_word(p.size), color=color_word(p.color))
+
+
+def pieces_words(pieces) -> str:
+    """Pieces in words, larger first: "medium yellow, small green"."""
+    return ", ".join(piece_words(p) for p in canon(pieces))
+
+
+def combo_word(combo: str) -> str:
+    return _(COMBO_WORD[combo])
+
+
+def pips_text(n: int) -> str:
+    return ngettext("{n} pip", "{n} pips", n).format(n=n)
+
+
+def pieces_count(n: int) -> str:
+    return ngettext("{n} piece", "{n} pieces", n).format(n=n)
+
+
+def value_words(value: tuple[int, int]) -> str:
+    """A bid's value (U-9) in words: "3 pips, 1 piece"; the marker alone: "marker only"."""
+    if value == (0, 0):
+        return _("marker only")
+    return _("{pips}, {pieces}").format(pips=pips_text(value[0]), pieces=pieces_count(value[1]))
+
+
+def mix_words(mix: str) -> str:
+    """A 6-pip size mix (U-3) in words: "one of each size", "1 large + 3 small"."""
+    if sorted(mix) == sorted("LMS"):
+        return _("one of each size")
+    parts = [size_count(mix.count(s.letter), s) for s in (Size.LARGE, Size.MEDIUM, Size.SMALL)
+             if mix.count(s.letter)]
+    out = parts[0]
+    for part in parts[1:]:
+        out = _("{first} + {second}").format(first=out, second=part)
+    return out
 
 
 def pcs(pieces) -> str:
-    """Pieces as text, larger first (the order of move texts); ``-`` for none."""
+    """Piece codes, larger first (``rL rM rS``, the codes of the lists); ``-`` for none."""
     items = canon(pieces)
     return " ".join(str(p) for p in items) if items else "-"
-
-
-def value_short(value: tuple[int, int]) -> str:
-    """A bid value ``(pips, pieces)`` in 5 to 7 characters: ``3p/1pc``."""
-    return f"{value[0]}p/{value[1]}pc"
 
 
 def stacks_left_without_bid(st: UndercutState) -> list[int]:
@@ -69,8 +155,12 @@ def stacks_left_without_bid(st: UndercutState) -> list[int]:
     return [k for k, b in enumerate(st.bids) if b is None]
 
 
-def winners_text(st: UndercutState) -> str:
-    return " & ".join(st.players[i] for i in st.winners)
+def big_line(c: Canvas, y: int, text: str) -> None:
+    """A line in the large font when it fits the width, else centred in the small one."""
+    if len(text) <= BIG_CHARS:
+        c.center(y, text, scale=BIG)
+    else:
+        c.center(y + 5, fit(text, LINE))
 
 
 # ---------------------------------------------------------------- setup
@@ -78,17 +168,21 @@ def winners_text(st: UndercutState) -> str:
 
 def setup_screen(app: "App") -> Screen:
     """Players (3 to 5, U-2), names, then level (U-14), bag (U-15) and start player."""
-    return players_screen("Undercut", 4, 3, 5, lambda a, names: a.push(options_screen(names)),
-                          hint="3 to 5 players (U-2)")
+    return players_screen(_("Undercut"), 4, 3, 5, lambda a, names: a.push(options_screen(names)),
+                          hint=_("3 to 5 players"))
 
 
 def options_screen(names: list[str]) -> Screen:
+    start = _("Starts")
+    right = ChoiceList.ROOM - 1 - len(start)
+    shown = short_names(names, right)
     opts = [
-        Option("level", "Level", [("full", "full"), ("sheet", "score")]),
-        Option("bag", "Bag", [("virtual", "virtual"), ("physical", "physical")]),
-        Option("start", "Start", [(fit(n, 7), i) for i, n in enumerate(names)] + [("random", "random")]),
+        Option("level", _("Level"), [(_("full table"), "full"), (_("score sheet"), "score")]),
+        Option("bag", _("Bag"), [(_("virtual"), "virtual"), (_("physical"), "physical")]),
+        Option("start", start, [(s, i) for i, s in enumerate(shown)] + [(_("random"), "random")]),
     ]
-    return OptionsSetup("Undercut: options", opts, lambda app, v: start_game(app, names, v))
+    return ours(OptionsSetup(_("Undercut: options"), opts, lambda app, v: start_game(app, names, v),
+                             start_label=_("Start game")))
 
 
 def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
@@ -101,7 +195,8 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     app.push(screen)
     st: UndercutState = session.state
     if values["start"] == "random" and st.start is not None:
-        app.message(f"{st.players[st.start]} starts (drawn at random).", title="Start player")
+        app.push(ours(Message(_("{name} starts (drawn at random).").format(name=st.players[st.start]),
+                              title=_("Start player"))))
 
 
 def play_screen(app: "App", session: Session) -> Screen:
@@ -127,28 +222,29 @@ def steps_since(session: Session, n0: int) -> list[Step]:
     return out
 
 
-def round_summary(before: UndercutState, drawn: Piece | None) -> tuple[str, list[str]]:
-    """The one-screen summary of an auction's resolution (U-11), from the
+def round_summary(before: UndercutState, drawn: Piece | None, *, virtual: bool = False) -> tuple[str, list[str]]:
+    """The one-page summary of an auction's resolution (U-11), from the
     position just before it resolves (the passer's draw pending or done)."""
     passer = before.start if before.start is not None else before.active
     name = before.players[passer]
-    lines = [f"{fit(name, 8)} +1, " + (f"drew {drawn}" if drawn else "bag empty")]
+    if drawn is None:
+        first = _("{name} passed: +1, the bag is empty.")
+    elif virtual:
+        first = _("{name} passed: +1, takes a {piece} from the tray.")
+    else:
+        first = _("{name} passed: +1, drew a {piece}.")
+    lines = [first.format(name=name, piece=piece_words(drawn) if drawn else "")]
     to_bag: list[Piece] = []
-    compact = len(before.stacks) + 2 > ROWS
-    pairs = []
     for k, (stack, bid) in enumerate(zip(before.stacks, before.bids)):
         if bid is None:  # pragma: no cover - a pass needs every stack bid (U-11)
             continue
-        who = before.players[bid[0]]
         to_bag.extend(bid[1])
-        if compact:
-            pairs.append(f"{STACK_NAMES[k]}>{fit(who, 7)}")
-        else:
-            lines.append(f"{fit(who, 5)} takes {STACK_NAMES[k]} {pcs(stack)}")
-    for i in range(0, len(pairs), 2):
-        lines.append("  ".join(pairs[i:i + 2]))
-    lines.append(f"to bag: {pcs(to_bag)}")
-    return f"R{before.round} over: {fit(name, 8)} starts", lines
+        lines.append(_("{name} takes {stack}: {pieces}").format(
+            name=before.players[bid[0]], stack=STACK_NAMES[k], pieces=pcs(stack)))
+    if to_bag:
+        lines.append(_("Back to the bag: {pieces}").format(pieces=pcs(to_bag)))
+    lines.append(_("{name} starts round {n}.").format(name=name, n=before.round + 1))
+    return _("Round {n} over").format(n=before.round), lines
 
 
 def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
@@ -163,55 +259,71 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
         m, b = s.move, s.before
         if isinstance(m, Got) and b.draw_for is not None:
             kind, idx = b.draw_for
-            if kind == "hand" and virtual:
+            if kind == "hand" and virtual:  # U-3, U-15: the device drew the colors
                 tray.setdefault(idx, []).append(m.piece)
                 if not s.after.pending or s.after.draw_for != b.draw_for:
-                    pages.append(("Setup draw", [f"{b.players[idx]}: take {pcs(tray.pop(idx))} from the tray"]))
+                    taken = canon(tray.pop(idx))
+                    pages.append((_("Take from the tray"),
+                                  [_("{name} takes:").format(name=b.players[idx])]
+                                  + ["  " + piece_words(p) for p in taken]))
             elif kind == "stack":
                 stacks_drawn = True
             elif kind == "pass":
-                title, lines = round_summary(b, m.piece)
-                if virtual:
-                    lines[0] = f"{fit(b.players[idx], 8)} +1, tray: {m.piece}"
-                pages.append((title, lines))
+                pages.append(round_summary(b, m.piece, virtual=virtual))
         elif isinstance(m, Pass) and b.full and m.size is None:
             pages.append(round_summary(replace_start(b), None))
-        elif isinstance(m, Bid) and b.bids[m.stack] is not None:
+        elif isinstance(m, Bid) and b.bids[m.stack] is not None:  # U-10
             old_seat, old_pieces = b.bids[m.stack]  # type: ignore[misc]
-            back = pcs(old_pieces) if old_pieces else "nothing"
-            pages.append(("Undercut (U-10)", [f"{b.players[old_seat]} takes back the marker and {back}"]))
+            who = b.players[old_seat]
+            line = (_("{name} takes back the marker and {pieces}.").format(name=who, pieces=pieces_words(old_pieces))
+                    if old_pieces else _("{name} takes back the marker.").format(name=who))
+            pages.append((_("Bid undercut"), [line]))
         if i > 0 and b.current_player >= 0 and b.forced_move() == m:
             # played by the device: the player had only this move (U-6, U-14 as amended)
             auto_turnins.append(forced_line(b, m))
             if isinstance(m, TurnIn) and m.pieces:  # which pieces go back to the bag (issue 13)
-                auto_turnins.append(f"  back: {pcs(m.pieces)}")
-        if s.after.end_triggered and not b.end_triggered:
+                auto_turnins.append("  " + _("back to the bag: {pieces}").format(pieces=pcs(m.pieces)))
+        if s.after.end_triggered and not b.end_triggered:  # U-12
             who = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
-            why = ("this scoring phase is the last" if b.phase == Phase.SCORING
-                   else "one more scoring phase, then the end")
-            pages.append(("End triggered", [f"U-12: {s.after.players[who]} has {s.after.points[who]}: {why}."]))
+            pts = s.after.points[who]
+            why = (_("This scoring phase is the last.") if b.phase == Phase.SCORING
+                   else _("One more scoring phase, then the end."))
+            pages.append((_("End triggered"), [
+                ngettext("{name} has {n} point.", "{name} has {n} points.", pts).format(
+                    name=s.after.players[who], n=pts), why]))
     if auto_turnins:
-        pages.append(("Only one move", auto_turnins))
-    if stacks_drawn and virtual:
+        pages.append((_("Only one move"), auto_turnins))
+    if stacks_drawn and virtual:  # U-7
         last = steps[-1].after
         lines = [f"{STACK_NAMES[k]}: {pcs(st)}" for k, st in enumerate(last.stacks)]
-        pages.append(("Stacks: from the tray", lines or ["no stack (bag empty)"]))
+        pages.append((_("Stacks from the tray"), lines or [_("No stack: the bag is empty.")]))
     return pages
 
 
 def forced_line(b: UndercutState, m: Move) -> str:
     """A move the device played for a player, in one short line (the history has the long
     form, ``describe_forced``)."""
-    who = fit(b.players[b.active], 6)
+    who = b.players[b.active]
     if isinstance(m, TurnIn):
-        return f"{who} {m.combo} +{b.values[COMBOS.index(m.combo)]}"
+        return _("{name}: {combo} +{n}").format(name=who, combo=combo_word(m.combo),
+                                                 n=b.values[COMBOS.index(m.combo)])
     if isinstance(m, Pass):
-        return f"{who} passes, draws {m.size.name.lower()}" if m.size else f"{who} passes"
+        if m.size:
+            return _("{name} passes and draws a {size}").format(name=who, size=size_word(m.size))
+        return _("{name} passes").format(name=who)
     if isinstance(m, Bid):
-        return f"{who}: zero bid on {STACK_NAMES[m.stack]}"
+        return _("{name}: zero bid on {stack}").format(name=who, stack=STACK_NAMES[m.stack])
     if isinstance(m, HandPieces):
-        return f"{who}: {m.count} pieces"
-    return fit(b.describe(m), 20)
+        return ngettext("{name}: {n} piece in hand", "{name}: {n} pieces in hand", m.count).format(
+            name=who, n=m.count)
+    if isinstance(m, HandPips):
+        return ngettext("{name}: {n} pip in hand", "{name}: {n} pips in hand", m.pips).format(
+            name=who, n=m.pips)
+    if isinstance(m, Take):
+        return _("{name} takes {mix}").format(name=who, mix=mix_words(m.mix))
+    if isinstance(m, Done):
+        return _("{name}: no combo").format(name=who)
+    return str(m)  # pragma: no cover - every forced move is above
 
 
 def replace_start(st: UndercutState) -> UndercutState:
@@ -224,62 +336,79 @@ def replace_start(st: UndercutState) -> UndercutState:
 
 
 def draw_scores(c: Canvas, st: UndercutState) -> None:
-    """The score screen: every score and the three combo values in 16 px
-    digits, the round and start player in the title, END when triggered."""
-    start = st.players[st.start] if st.start is not None else "?"
-    c.title(f"R{st.round} start {start}", "END" if st.end_triggered else "")
+    """The score screen: every score in 16 px digits under its name (the start
+    player's name inverted), the round in the title, END when triggered (U-12)."""
+    c.title(_("Scores, round {n}").format(n=st.round), _("END") if st.end_triggered else "")
     n = st.n
-    left = 84
-    cols = 2 if n <= 4 else 3
-    w = left // cols
-    h = (HEIGHT - TITLE_H) // 2
-    for i, (name, pts) in enumerate(zip(st.players, st.points)):
+    cols = n if n <= 3 else (2 if n == 4 else 3)
+    rows = -(-n // cols)
+    w = WIDTH // cols
+    h = (HEIGHT - TITLE_H) // rows
+    names = short_names(st.players, w // CHAR_W - 1)
+    for i, (name, pts) in enumerate(zip(names, st.points)):
         r, k = divmod(i, cols)
         x0, y0 = k * w, TITLE_H + r * h
-        c.text(x0 + 1, y0, fit(name, w // CHAR_W), invert=(i == st.start))
-        c.big(x0 + 1, y0 + 10, str(pts), 2)
-    c.d.line((left, TITLE_H, left, HEIGHT - 1), fill=1)
+        c.text(x0 + 2, y0, name, invert=(i == st.start))
+        c.big(x0 + 2, y0 + 9, str(pts), BIG)
+
+
+def draw_combo_values(c: Canvas, st: UndercutState) -> None:
+    """The three combo values (U-4), each word in full and its value in 16 px digits."""
+    c.title(_("Combo values"))
     rh = (HEIGHT - TITLE_H) // 3
     for j, combo in enumerate(COMBOS):
         y = TITLE_H + 1 + j * rh
-        c.text(left + 2, y + 4, COMBO_SHORT[combo])
+        c.text(2, y + 4, combo_word(combo))
         v = str(st.values[j])
-        c.big(WIDTH - 12 * len(v), y, v, 2)
+        c.big(WIDTH - 2 - CHAR_W * BIG * len(v), y - 1, v, BIG)
 
 
 class ScoreScreen(Screen):
-    """The score screen at a glance; any key closes it."""
+    """The scores at a glance; LEFT/RIGHT/UP/DOWN: the combo values and back;
+    OK or BACK closes it."""
 
     def __init__(self, session: Session):
         self.session = session
+        self.page = 0
 
     def render(self, c: Canvas) -> None:
-        draw_scores(c, self.session.state)
+        (draw_combo_values if self.page else draw_scores)(c, self.session.state)
 
     def on_key(self, key: Key, app: "App") -> None:
-        if key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
+        if key in (Key.OK, Key.BACK):
             app.pop()
+        elif key in (Key.LEFT, Key.RIGHT, Key.UP, Key.DOWN):
+            self.page = 1 - self.page
 
 
 def hands_menu(session: Session) -> Screen:
-    """Each hand (full table): pips and pieces; OK shows the pieces."""
+    """Each hand (full table): pips and pieces; OK shows the pieces in words."""
     def items() -> list[Item]:
         st: UndercutState = session.state
+        rights = [pips_text(h.pips()) for h in st.hands]
+        shown = short_names(st.players, ChoiceList.ROOM - 1 - max(map(len, rights)))
         out = []
         for i, name in enumerate(st.players):
             h = st.hands[i]
-            text = f"{name}: {h.pips()} pips, {len(h)} pieces\n{pcs(h) if len(h) else 'empty hand'}"
-            out.append(Item(fit(name, 9), (lambda app, t=text, n=name: app.push(Report(f"Hand of {n}", t.split("\n")))),
-                            right=f"{h.pips()}p/{len(h)}pc"))
+            lines = [_("{pips}, {pieces}").format(pips=pips_text(h.pips()), pieces=pieces_count(len(h)))]
+            counts: dict[Piece, int] = {}
+            for p in canon(h):
+                counts[p] = counts.get(p, 0) + 1
+            lines += [piece_words(p) + (f" x{k}" if k > 1 else "") for p, k in counts.items()]
+            if not len(h):
+                lines.append(_("empty hand"))
+            out.append(Item(shown[i], (lambda app, t=lines, n=name: app.push(
+                ours(Report(_("Hand of {name}").format(name=n), t)))), right=rights[i]))
         return out
-    return Menu("Hands", items)
+    return ours(Menu(_("Hands"), items))
 
 
 # ---------------------------------------------------------------- the game screen
 
-TITLES = {Kind.TAKE: "{name}: take 6 pips", Kind.TURN_IN: "{name}: turn in", Kind.BID: "{name}: bid or pass",
-          Kind.SHEET: "{name} ({points}) scores", Kind.WHO_PASSED: "Who passed? +1", Kind.START: "Who starts?"}
-RIGHTS = {Kind.TAKE: "U-3", Kind.TURN_IN: "U-6", Kind.WHO_PASSED: "U-11"}
+TITLES = {Kind.TAKE: N_("Take 6 pips"), Kind.TURN_IN: N_("Turn in which combo?"), Kind.BID: N_("Bid or pass"),
+          Kind.SHEET: N_("Scoring phase"), Kind.WHO_PASSED: N_("Who passed? +1"), Kind.START: N_("Who starts?")}
+WITH_NAME = (Kind.TAKE, Kind.TURN_IN, Kind.BID, Kind.SHEET, Kind.HAND_DRAW, Kind.PASS_DRAW, Kind.STACK_DRAW)
+"""The decisions drawn with a large line (whose turn it is, or the stack drawn) above the list."""
 
 
 class UndercutScreen(SessionScreen):
@@ -287,7 +416,7 @@ class UndercutScreen(SessionScreen):
 
     def __init__(self, session: Session):
         super().__init__(session)
-        self.list = ChoiceList()
+        self.list = ChoiceList(mark="side")
         self.number = 0  # the tiebreak entry (U-13)
 
     # ------------------------------------------------------------ playing
@@ -297,10 +426,10 @@ class UndercutScreen(SessionScreen):
         device did on its own. A refusal raises (the app shows the reason)."""
         n0 = len(self.session.fold.moves)
         self.session.play(move)
-        for _ in range(pops):
+        for _i in range(pops):
             app.pop()
         for title, lines in reversed(reports(self.session, steps_since(self.session, n0))):
-            app.push(Report(title, lines))
+            app.push(ours(Report(title, lines)))
 
     def play(self, app: "App", move) -> None:  # SessionScreen API
         self.do(app, move)
@@ -309,31 +438,69 @@ class UndercutScreen(SessionScreen):
         self.list.reset()
 
     def menu_items(self, app: "App") -> list[Item]:
-        items = [Item("Scores", lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
+        items = [Item(_("Scores"), lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
         if self.state.full:
-            items.append(Item("Hands", lambda a: (a.pop(), a.push(hands_menu(self.session)))))
+            items.append(Item(_("Hands"), lambda a: (a.pop(), a.push(hands_menu(self.session)))))
         return items
 
     def session_title(self) -> str:
-        return f"Undercut #{self.session.id}"
+        return _("Undercut #{id}").format(id=self.session.id)
+
+    def why_lines(self) -> list[str]:
+        """The rulings behind what the screen shows now (the session menu's "Why" page)."""
+        st: UndercutState = self.state
+        d = self.decision()
+        k = d.kind
+        out: list[str] = []
+        if k == Kind.TAKE:
+            out.append(_("U-3: take sizes worth 6 pips; the colors come from the bag at random."))
+        if k in (Kind.HAND_DRAW, Kind.STACK_DRAW, Kind.PASS_DRAW):
+            out.append(_("U-15: enter the color drawn; only what the bag still holds is offered."))
+        if k == Kind.STACK_DRAW:
+            out.append(_("U-7: one stack fewer than players, each a large, a medium and a small."))
+        if k in (Kind.TURN_IN, Kind.SHEET):
+            out += [_("U-4: a turn-in scores the combo's value, then the value rises by 1."),
+                    _("U-5: TREE: large, medium, small of one color. TRIPLETS: three identical pieces. "
+                      "FOURSOME: four colors of one size."),
+                    _("U-6: turn in every combo in the hand; one possible turn-in is played for you.")]
+        if k == Kind.BID:
+            out += [_("U-8: the start player bids first, then clockwise; a bidder's turn is skipped."),
+                    _("U-9: a bid must be lower: fewer pips, or as many pips in fewer pieces. "
+                      "The marker alone bids zero."),
+                    _("U-10: an undercut bid goes back to its owner at once."),
+                    _("U-11: no pass while a stack has no bid.")]
+        if k in (Kind.WHO_PASSED, Kind.PASS_DRAW) or (k == Kind.BID and not stacks_left_without_bid(st)):
+            out.append(_("U-11: the passer scores 1, draws a piece and starts the next round; "
+                         "each stack goes to its bidder."))
+        if k in (Kind.HAND_PIPS, Kind.HAND_PIECES):
+            out.append(_("U-13: a tie on score goes to the fewest pips in hand, then the fewest pieces."))
+        if d.is_over or st.end_triggered:
+            out.append(_("U-12: at 10 points the game ends after a full scoring phase."))
+        if d.is_over:
+            out.append(_("U-13: the lowest score wins; ties: fewest pips, then fewest pieces in hand."))
+        if st.full:
+            out.append(_("rL: a piece code, color letter then size (S small, M medium, L large)."))
+        return out
 
     # ------------------------------------------------------------ rows of the decision
 
     def header(self, d: Decision | None = None) -> tuple[str, str]:
+        """The title and the large line (whose turn it is, or the stack being drawn)."""
         st: UndercutState = self.state
         d = d or self.decision()
         if d.kind in (Kind.HAND_DRAW, Kind.STACK_DRAW, Kind.PASS_DRAW):
             draw = st.pending_draw() or {}
-            size = SIZE_WORD[st.pending[0]]
+            title = _("{size} drawn: color?").format(size=size_word(st.pending[0]))
             if d.kind == Kind.STACK_DRAW:
-                return f"Stack {draw['stack']}: {size} drawn", ""
-            left = draw["left"]
-            more = f"{left} more" if d.kind == Kind.HAND_DRAW and left > 1 else ""
-            return f"{st.players[draw['seat']]} drew {size}", more
-        name = st.players[st.active] if st.players else ""
-        title = TITLES.get(d.kind, "").format(name=name, points=st.points[st.active] if st.points else 0)
-        right = RIGHTS.get(d.kind, f"R{st.round}" if d.kind in (Kind.SHEET, Kind.BID) else "")
-        return title, right
+                return title, _("Stack {name}").format(name=draw["stack"])
+            return title, short_names(st.players, BIG_CHARS)[draw["seat"]]
+        title = _(TITLES[d.kind]) if d.kind in TITLES else ""
+        if d.kind not in WITH_NAME or not st.players:
+            return title, ""
+        if d.kind == Kind.SHEET:  # the player's score beside the name
+            pts = str(st.points[st.active])
+            return title, f"{short_names(st.players, BIG_CHARS - 1 - len(pts))[st.active]} {pts}"
+        return title, short_names(st.players, BIG_CHARS)[st.active]
 
     def item(self, o: Choice) -> Item:
         """A decision's option as a row; the auction's stacks are rows of their own (``rows``)."""
@@ -343,29 +510,47 @@ class UndercutScreen(SessionScreen):
         def act(a: "App") -> None:
             self.do(a, m)
         if isinstance(m, Got):  # physical bag (U-15): only what the bag can still give
-            return Item(f"{m.piece.color.value} {m.piece}", act, right=f"{st.bag.count(m.piece)} in bag")
+            n = st.bag.count(m.piece)
+            return Item(color_word(m.piece.color), act,
+                        right=ngettext("{n} in bag", "{n} in bag", n).format(n=n))
         if isinstance(m, Take):
-            return Item(o.label, act, right=f"{len(m.mix)} pcs")
+            return Item(mix_words(m.mix), act)
         if isinstance(m, TurnIn):
             v = st.values[COMBOS.index(m.combo)]
-            label = f"{COMBO_SHORT[m.combo]} {pcs(m.pieces)}" if st.full else m.combo
-            return Item(label, act, right=f"+{v}")
+            right = f"+{v}"
+            label = combo_word(m.combo)
+            if st.full and m.pieces:
+                room = ChoiceList.ROOM - 1 - len(right)
+                for pieces in (pcs(m.pieces), " ".join(p.color.letter for p in canon(m.pieces)),
+                               "".join(p.color.letter for p in canon(m.pieces))):
+                    if len(label) + 1 + len(pieces) <= room:
+                        label = f"{label} {pieces}"
+                        break
+            return Item(label, act, right=right)
         if isinstance(m, Done):
-            return Item("Done: no combo", act)
+            return Item(_("Done: no combo"), act)
         if isinstance(m, Pass) and m.seat is not None:
-            return Item(o.label, act, right=str(st.points[m.seat]))
-        return Item(o.label, act)
+            return Item(st.players[m.seat], act, right=str(st.points[m.seat]))
+        if isinstance(m, Pass):  # pragma: no cover - the auction's pass is a row of its own
+            return Item(_("Pass"), act)
+        if o.label in st.players:  # the start player (a name)
+            return Item(o.label, act)
+        return Item(str(m), act)  # pragma: no cover - every option is above
 
     def rows(self, d: Decision | None = None) -> list[Item]:
         st: UndercutState = self.state
         d = d or self.decision()
-        if d.kind == Kind.BID:  # the stacks with their bids, then Pass: a stack opens the picker
+        if d.kind == Kind.BID:  # the stacks with their bidders, then Pass: a stack opens the picker
             out = []
-            for k, stack in enumerate(st.stacks):
+            labels = [f"{STACK_NAMES[k]} {pcs(stack)}" for k, stack in enumerate(st.stacks)]
+            free = _("no bid")
+            room = ChoiceList.ROOM - 1 - max([len(s) for s in labels] + [1])
+            names = short_names(st.players, room)
+            for k, label in enumerate(labels):
                 b = st.bids[k]
-                right = "no bid" if b is None else f"{fit(st.players[b[0]], 3)} {bid_value(b[1])[0]}/{len(b[1])}"
-                out.append(Item(f"{STACK_NAMES[k]} {pcs(stack)}", lambda a, k=k: self.open_bid(a, k), right=right))
-            out.append(Item("Pass: +1, draw", self.ask_pass))
+                right = free if b is None else names[b[0]]
+                out.append(Item(label, lambda a, k=k: self.open_bid(a, k), right=right))
+            out.append(Item(_("Pass: +1 and draw"), self.ask_pass))
             return out
         options = list(d.options)
         if d.kind == Kind.SHEET:  # Done first: a stray OK scores nothing
@@ -382,7 +567,7 @@ class UndercutScreen(SessionScreen):
         if d.kind == Kind.WHO_PASSED:
             return st.start or 0
         if d.kind == Kind.TAKE:
-            return next((i for i, r in enumerate(rows) if r.label == "L M S"), 0)
+            return next((i for i, o in enumerate(d.options) if sorted(o.move.mix) == sorted("LMS")), 0)
         return 0
 
     # ------------------------------------------------------------ auction actions
@@ -393,17 +578,20 @@ class UndercutScreen(SessionScreen):
     def ask_pass(self, app: "App") -> None:
         st: UndercutState = self.state
         missing = stacks_left_without_bid(st)
-        if missing:
+        if missing:  # U-11
             names = ", ".join(STACK_NAMES[k] for k in missing)
-            app.message(f"U-11: every stack needs a bid before a pass. No bid on {names}.", title="Cannot pass")
+            app.push(ours(Message(_("Every stack needs a bid before a pass. No bid on: {stacks}.").format(
+                stacks=names), title=_("Cannot pass"))))
             return
         sizes = st.bag.sizes_available()
         if not sizes:
             self.do(app, Pass())
             return
-        choose(app, f"{fit(st.players[st.active], 6)}: +1, draw", [
-            (f"{SIZE_WORD[s]:<7}{st.bag.count_size(s):>3} left", s) for s in sizes],
+        choose(app, _("Pass: which size?"), [
+            (ngettext("{size} ({n} in bag)", "{size} ({n} in bag)", st.bag.count_size(s)).format(
+                size=size_word(s), n=st.bag.count_size(s)), s) for s in sizes],
             lambda a, s: self.do(a, Pass(size=s)))
+        ours(app.top)
 
     # ------------------------------------------------------------ tiebreak (score sheet, U-13)
 
@@ -422,7 +610,6 @@ class UndercutScreen(SessionScreen):
         return d, rows
 
     def render(self, c: Canvas) -> None:
-        st: UndercutState = self.state
         d, rows = self.sync()
         if d.is_over:
             self.render_winner(c)
@@ -430,55 +617,63 @@ class UndercutScreen(SessionScreen):
         if d.kind in (Kind.HAND_PIPS, Kind.HAND_PIECES):
             self.render_tiebreak(c, d)
             return
-        c.title(*self.header(d))
-        n = ROWS
-        footer = ""
-        if d.kind == Kind.SHEET:
-            n, footer = ROWS - 1, " ".join(f"{fit(p, 3)}:{s}" for p, s in zip(st.players, st.points))
-        self.list.render(c, rows, 0, n)
-        if d.kind == Kind.BID and len(rows) < ROWS:
-            h = st.hands[st.active]
-            footer = f"hand {h.pips()}p: {pcs(h)}"
-        if footer:
-            c.row(ROWS - 1, fit(footer, 21), x=1)
+        title, big = self.header(d)
+        c.title(title)
+        if big:  # whose turn it is, in the large font; three rows of the list under it
+            big_line(c, TITLE_H, big)
+            self.list.render(c, rows, 2, ROWS - 2)
+        else:
+            self.list.render(c, rows, 0, ROWS)
 
     def render_tiebreak(self, c: Canvas, d: Decision) -> None:
         st: UndercutState = self.state
-        stage = "pips" if d.kind == Kind.HAND_PIPS else "pieces"
-        c.title(f"{st.players[st.active]}: hand {stage}", "U-13")
-        c.center(TITLE_H + 4, str(self.number), scale=3)
-        c.text(2, TITLE_H + 12, "-")
-        c.text(WIDTH - 8, TITLE_H + 12, "+")
-        tied = ", ".join(fit(st.players[i], 5) for i in st.tied)
-        c.text(1, 44, fit(f"tied on {st.points[st.tied[0]]}: {tied}", 21))
-        c.text(1, 54, "fewest pips wins" if stage == "pips" else "pips tied: fewest pcs")
+        c.title(_("Pips in hand?") if d.kind == Kind.HAND_PIPS else _("Pieces in hand?"))
+        big_line(c, TITLE_H, short_names(st.players, BIG_CHARS)[st.active])
+        c.center(TITLE_H + 21, str(self.number), scale=BIG)
+        c.text(2, TITLE_H + 21, "-")
+        c.text(WIDTH - 8, TITLE_H + 21, "+")
+        pts = st.points[st.tied[0]]
+        c.center(HEIGHT - LINE_H, fit(ngettext("tied on {n} point", "tied on {n} points", pts).format(n=pts), LINE))
 
     def render_winner(self, c: Canvas) -> None:
         st: UndercutState = self.state
-        shared = len(st.winners) > 1
-        c.title("Shared win" if shared else "Winner", f"R{st.round}")
-        name = winners_text(st)
-        scale = 2 if len(name) * 12 <= WIDTH else 1
-        c.center(TITLE_H + 2, name, scale=scale)
-        c.text(1, TITLE_H + 20, fit(f"score {st.points[st.winners[0]]}, lowest wins", 21))
-        short = {"tie on score broken by fewest pips in hand (U-13)": "tie: fewest pips",
-                 "tie on score and pips broken by fewest pieces in hand (U-13)": "tie: fewest pieces",
-                 "shared win: tied on score, pips and pieces (U-13)": "tied pips+pieces"}
-        if st.tied:
-            why = "U-13 " + short.get(st.detail, st.detail)
-            tb = []
+        k = len(st.winners)
+        c.title(_("Shared win") if k > 1 else _("Winner"))
+        if k == 1:
+            big_line(c, TITLE_H + 1, short_names(st.players, BIG_CHARS)[st.winners[0]])
+        else:  # the winners in two small lines
+            per = -(-k // 2)
+            width = (LINE - 2 * (per - 1)) // per
+            names = short_names(st.players, width)
+            won = [names[i] for i in st.winners]
+            for r in range(2):
+                part = won[r * per:(r + 1) * per]
+                if part:
+                    c.center(TITLE_H + 1 + r * LINE_H, ", ".join(part))
+        pts = st.points[st.winners[0]]
+        c.center(TITLE_H + 22, fit(ngettext("{n} point", "{n} points", pts).format(n=pts), LINE))
+        stage = {"tie on score broken by fewest pips in hand (U-13)": "pips",
+                 "tie on score and pips broken by fewest pieces in hand (U-13)": "pieces",
+                 "shared win: tied on score, pips and pieces (U-13)": "shared"}.get(st.detail, "")
+        y = TITLE_H + 32
+        if st.tied and stage:
+            why = {"pips": _("tie broken by pips"), "pieces": _("tie broken by pieces"),
+                   "shared": _("same pips and pieces")}[stage]
+            c.center(y, fit(why, LINE))
+            figures = []
             for i in st.tied:
                 pips = st.tb_pips[i] if st.tb_pips else st.hands[i].pips()
                 cnt = st.tb_pieces[i] if st.tb_pieces else (len(st.hands[i]) if st.full else None)
-                tb.append(f"{fit(st.players[i], 4)} {pips}p" + (f"/{cnt}pc" if cnt is not None else ""))
-            line2 = " ".join(tb)
+                figures.append(cnt if stage == "pieces" and cnt is not None else pips)
+            digits = max(len(str(f)) for f in figures)
+            width = (LINE - (len(figures) - 1)) // len(figures) - 1 - digits
+            if width >= 2:
+                names = short_names(st.players, width)
+                c.center(y + LINE_H, " ".join(f"{names[i]} {f}" for i, f in zip(st.tied, figures)))
+                return
         else:
-            why = "U-13: lowest score"
-            line2 = " ".join(f"{fit(p, 4)} {s}" for p, s in zip(st.players, st.points))
-        y = TITLE_H + 31
-        for line in (wrap(why, 21)[:1] + [line2]):
-            c.text(1, y, fit(line, 21))
-            y += LINE_H
+            c.center(y, fit(_("lowest score wins"), LINE))
+        c.center(y + LINE_H, fit(_("OK: all scores"), LINE))
 
     # ------------------------------------------------------------ keys
 
@@ -508,10 +703,11 @@ class UndercutScreen(SessionScreen):
 class BidPicker(Screen):
     """Pick the pieces of a bid on one stack (U-9).
 
-    The first line is the bid to beat; the "Bid" row shows this bid's value
-    and whether it is lower. OK on a piece adds one more of it (after all you
-    hold: back to none) and brings the cursor back to the Bid row; OK there
-    places the bid. The marker alone is the zero bid (U-9). BACK cancels.
+    The first lines are the bid to beat; the "Bid" row shows this bid's value,
+    and the title whether it is lower. OK on a piece adds one more of it
+    (after all you hold: back to none) and brings the cursor back to the Bid
+    row; OK there places the bid. The marker alone is the zero bid (U-9).
+    BACK cancels.
     """
 
     def __init__(self, state: UndercutState, stack: int, on_bid: Callable[["App", Bid], Any]):
@@ -521,7 +717,7 @@ class BidPicker(Screen):
         self.seat = st.active
         self.have = sorted(st.hands[st.active].items(), key=lambda pc: (pc[0].pips, str(pc[0])))
         self.chosen = [0] * len(self.have)
-        self.list = ChoiceList()
+        self.list = ChoiceList(mark="side")
 
     @property
     def index(self) -> int:
@@ -532,29 +728,41 @@ class BidPicker(Screen):
         self.list.index = value
 
     def pieces(self) -> tuple[Piece, ...]:
-        return tuple(p for (p, _), k in zip(self.have, self.chosen) for _ in range(k))
+        return tuple(p for (p, _n), k in zip(self.have, self.chosen) for _i in range(k))
 
     def verdict(self) -> tuple[bool, str]:
+        """Whether this bid may go on the stack, and the word for it (language-free key)."""
         beat = self.state.bid_to_beat(self.stack)
         v = bid_value(self.pieces())
         if beat is None:
             return True, "any"
         return (v < beat), ("lower" if v < beat else "too high")
 
+    def verdict_text(self) -> str:
+        ok, word = self.verdict()
+        return {"any": _("any bid"), "lower": _("lower"), "too high": _("too high")}[word]
+
     def render(self, c: Canvas) -> None:
         st = self.state
-        c.title(f"{st.players[self.seat]}: bid on {STACK_NAMES[self.stack]}", "U-9")
+        c.title(_("Bid on {stack}").format(stack=STACK_NAMES[self.stack]), self.verdict_text())
         b = st.bids[self.stack]
         if b is None:
-            beat = "beat: no bid yet"
+            beat = [_("No bid yet.")]
         else:
-            beat = f"beat: {value_short(bid_value(b[1]))} {st.players[b[0]]}"
-        c.text(1, TITLE_H, fit(beat, 21))
-        ok, word = self.verdict()
+            value = value_words(bid_value(b[1]))
+            beat = wrap(_("To beat: {value} ({name})").format(value=value, name=st.players[b[0]]), LINE)
+            if len(beat) > 2:  # the name is also on the auction's row: leave it out here
+                beat = wrap(_("To beat: {value}").format(value=value), LINE)
+            beat = beat[:1] + [" ".join(beat[1:])] if len(beat) > 2 else beat  # (then cut, and counted)
+        for i, line in enumerate(beat):
+            c.text(1, TITLE_H + i * LINE_H, fit(line, LINE))
         mine = self.pieces()
-        rows = [Item(f"Bid {value_short(bid_value(mine))}" if mine else "Bid marker only", right=word)]
-        rows += [Item(f"{p} {SIZE_WORD[p.size]}", right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
-        self.list.render(c, rows, 1, ROWS - 1)
+        value = value_words(bid_value(mine))
+        bid = _("Bid: {value}").format(value=value)
+        label = next((t for t in (bid, value, value.replace(", ", ",")) if len(t) <= ChoiceList.ROOM), value)
+        rows = [Item(label)]  # the row OK places the bid on
+        rows += [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
+        self.list.render(c, rows, len(beat), ROWS - len(beat))
 
     def on_key(self, key: Key, app: "App") -> None:
         n = len(self.have) + 1

@@ -1,0 +1,254 @@
+"""Undercut's words (issues 13 and 21): every text through the catalog, nothing
+clipped with 12-character names in English and French, no ruling id in a
+title, names in any script.
+
+Scripted games go through every screen of the game: the setup options, a
+random start, the score-sheet game to a tiebreak and its winner, a full-table
+round with the physical bag (draws, bids, an undercut, a refused pass, the
+pass size, the round summary, the turn-ins played by the device, the scores
+and combo values, the hands, the "Why" page), and full-table rounds with the
+virtual bag and 5 players (the most Undercut allows, U-2) played by a fixed
+random walk of keys.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from companion import i18n
+from companion.config import Settings
+from companion.ui import draw
+from companion.ui.draw import CLIPS
+from companion.ui.undercut import BidPicker, ScoreScreen, UndercutScreen
+from companion.ui.common import Report
+from companion.ui.widgets import Screen
+
+from .i18n_util import pseudo_language, untranslated
+from .screens_util import make_app, press
+
+LONG = ("Alexandrinaa", "Bartholomews", "Christophera", "Dominiquette", "Evangelinaaa")
+WORLD = ("Łukasz", "Дмитрий", "Αλέξανδρος", "李华", "Ann 🎲")
+SHORTENED = LONG + tuple(n[:k] for n in LONG for k in range(2, len(n)))  # short_names' cuts
+RULING = re.compile(r"\b(U|B|BU)-\d+")
+
+# From the main menu: New game, Undercut; the players' number; the names as seated (Next >);
+# the options (rows: Start game, Level, Bag, Start).
+SHEET_3 = "ok,ok,down,ok,ok,down,ok,up,ok"
+SHEET_3_RANDOM = "ok,ok,down,ok,ok,down,ok,down,down,ok,ok,ok,up,up,up,ok"  # start: random
+FULL_3_PHYSICAL = "ok,ok,down,ok,ok,down,down,ok,up,up,ok"
+FULL_5_VIRTUAL = "ok,ok,up,ok,ok,ok"
+SETUP_DRAWS = ("ok,ok,down,ok,down,down,ok,"
+               "ok,down,ok,down,down,ok,ok,"
+               "ok,down,down,ok,ok,down,ok")
+STACK_DRAWS = "ok,ok,ok,down,ok,down,ok,down,ok"
+
+SHEET_GAME = ",".join([
+    SHEET_3,
+    "back,down,ok,ok",             # the session menu's Why page, then back to the game
+    "right,right,left,ok",          # the scores, the combo values, the scores, back
+    "down,ok,down,ok,down,ok,ok",   # P1: three TREEs, done
+    "ok,ok",                        # P2, P3 done
+    "ok,ok",                        # P1 passed: the end is triggered; its note
+    "ok,ok,ok",                     # the last scoring phase: all done
+    "back,down,ok,ok",              # Why on the tiebreak
+    "up,up,up,up,up,ok",            # P2: 5 pips
+    "up,up,up,ok",                  # P3: 3 pips: the winner
+    "ok,right,ok",                  # the scores and combo values from the winner screen
+    "back,down,down,ok,ok",         # Why on the winner screen (Leave comes first)
+])
+FULL_ROUND = ",".join([
+    FULL_3_PHYSICAL, SETUP_DRAWS,
+    "back,down,ok,ok,back,back",    # the hands, one hand, back to the game
+    STACK_DRAWS,
+    "back,down,down,ok,ok",         # Why in the auction
+    "up,ok,ok,down",                # Pass refused: a stack has no bid; back to A
+    "ok,down,down,ok,ok",           # P1 bids yM on A
+    "ok,ok",                        # P2: the marker alone on B
+    "down,ok,down,down,ok",         # P3 picks rM for A: too high
+    "ok,ok",                        # refused (the engine's message), dismissed
+    "down,down,ok,up,ok",           # rM back to none; yS instead; bid: P1 is undercut
+    "ok",                           # the undercut's note
+    "ok",                           # P1 passes: the size menu
+    "ok,ok",                        # small; red
+    "ok,ok",                        # the round summary, the turn-ins played for P2 and P3
+    "ok,right,right,ok",            # scores, combo values
+])
+
+
+SHEET_PIECES = ",".join([
+    SHEET_3, "down,ok,down,ok,down,ok,ok", "ok,ok", "ok,ok", "ok,ok,ok",
+    "up,up,up,ok", "up,up,up,ok",   # P2 and P3 both 3 pips: the pieces decide (U-13)
+    "up,ok", "up,up,ok",            # P2 1 piece... as the entries allow
+    "ok,ok,ok,ok,ok",
+])
+SCRIPTS = {  # name: (keys, players, seed of a random walk of keys after them, or None)
+    "sheet": (SHEET_GAME, 3, None),
+    "sheet_pieces": (SHEET_PIECES, 3, None),
+    "sheet_random_start": (SHEET_3_RANDOM + ",ok", 3, None),
+    "full_physical": (FULL_ROUND, 3, None),
+    "full_virtual_4": ("ok,ok,ok,ok,ok", 4, 3),   # to the winner, through a choice of turn-ins
+    "full_virtual_5": (FULL_5_VIRTUAL, 5, 7),     # the most players (U-2), to the winner
+}
+
+
+def ours(screen: Screen) -> bool:
+    """A screen this game draws (the shared menus and the engine's refusals are not)."""
+    return isinstance(screen, (UndercutScreen, BidPicker, ScoreScreen, Report)) or \
+        getattr(screen, "owner", None) == "undercut"
+
+
+def play(tmp_path, name: str, names, *, language: str | None = None, each=None) -> list[type]:
+    """Play one script; after every key, ``each(app)`` when the screen is this game's."""
+    keys, n, walk = SCRIPTS[name]
+    app = make_app(tmp_path / name, settings=Settings(players=tuple(names[:n])))
+    if language:
+        i18n.set_language(language)
+    seen: list[type] = []
+
+    def step(k: str) -> None:
+        app.handle(__import__("companion.io", fromlist=["Key"]).Key.parse(k))
+        if ours(app.top):
+            seen.append(type(app.top))
+            if each:
+                each(app)
+    for k in filter(None, keys.split(",")):
+        step(k)
+    if walk:
+        rnd = random.Random(walk)
+        choices = ["ok"] * 8 + ["up", "down", "down", "back", "right", "left"]
+        for _i in range(1500):
+            step(rnd.choice(choices))
+            if not any(isinstance(s, UndercutScreen) for s in app.stack):
+                break
+    return seen
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    i18n.set_language("en")
+    draw.DRAWN = None
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_every_text_goes_through_the_catalog(tmp_path, script):
+    found: list[str] = []
+
+    def each(app):
+        draw.DRAWN = drawn = []
+        app.frame()
+        found.extend(untranslated(drawn, SHORTENED))
+    with pseudo_language():
+        seen = play(tmp_path, script, LONG, language=i18n.PSEUDO, each=each)
+    assert seen, "the script never reached the game's screens"
+    assert found == [], found[:10]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_nothing_is_clipped_with_long_names(tmp_path, script, language):
+    clipped: list[str] = []
+
+    def each(app):
+        CLIPS.reset()
+        app.frame()
+        if CLIPS.count:
+            clipped.append(f"{type(app.top).__name__}: {CLIPS.examples}")
+    play(tmp_path, script, LONG, language=language, each=each)
+    assert clipped == [], clipped[:10]
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_no_ruling_id_in_a_title(tmp_path, script):
+    titles: list[str] = []
+    original = draw.Canvas.title
+
+    def spy(self, s, right=""):
+        titles.append(f"{s} | {right}")
+        return original(self, s, right)
+
+    def each(app):
+        draw.Canvas.title = spy
+        try:
+            app.frame()
+        finally:
+            draw.Canvas.title = original
+    for language in ("en", "fr"):
+        play(tmp_path / language, script, LONG, language=language, each=each)
+    assert titles and [t for t in titles if RULING.search(t)] == []
+
+
+def test_instructions_name_no_ruling_but_the_why_page_does(tmp_path):
+    whys: list[list[str]] = []
+
+    def each(app):
+        game = next((s for s in reversed(app.stack) if isinstance(s, UndercutScreen)), None)
+        if game is None:  # the setup's options
+            return
+        whys.append(game.why_lines())
+        if isinstance(app.top, UndercutScreen):
+            title, big = app.top.header()
+            assert not RULING.search(title) and not RULING.search(big)
+            assert not any(RULING.search(r.label + r.right) for r in app.top.rows())
+    play(tmp_path, "full_physical", LONG, each=each)
+    ids = {w.split(":")[0] for ws in whys for w in ws}
+    assert ids >= {"U-3", "U-7", "U-8", "U-9", "U-10", "U-11", "U-15"}
+    whys.clear()
+    play(tmp_path / "sheet", "sheet", LONG, each=each)
+    ids = {w.split(":")[0] for ws in whys for w in ws}
+    assert ids >= {"U-4", "U-5", "U-6", "U-11", "U-12", "U-13"}
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_names_in_any_script_draw(tmp_path, script):
+    def each(app):
+        app.frame()
+    for language in ("en", "fr"):
+        seen = play(tmp_path / language, script, WORLD, language=language, each=each)
+        assert UndercutScreen in seen
+
+
+def test_french_words_of_the_rules(tmp_path):
+    shown: list[str] = []
+
+    def each(app):
+        draw.DRAWN = drawn = []
+        app.frame()
+        shown.extend(drawn)
+    play(tmp_path, "full_physical", LONG, language="fr", each=each)
+    play(tmp_path / "s", "sheet", LONG, language="fr", each=each)
+    text = "\n".join(shown)
+    for word in ("ARBRE", "TRIPLET", "QUADRUPLET", "encoche", "Enchère", "Passer", "sac", "petite",
+                 "moyenne", "grande", "Phase de score", "Gagnant", "Sous-enchère"):
+        assert word in text, word
+
+
+def test_one_point_is_singular(tmp_path):
+    from companion.ui.undercut import pieces_count, pips_text
+    assert pips_text(1) == "1 pip" and pips_text(2) == "2 pips" and pieces_count(1) == "1 piece"
+    i18n.set_language("fr")
+    assert pips_text(0) == "0 encoche" and pips_text(2) == "2 encoches" and pieces_count(1) == "1 pièce"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_a_shared_win_of_long_names_is_not_clipped(tmp_path, language, k):
+    """A shared win (U-13: tied on score, pips and pieces) among ``k`` of 5 long names."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from companion.ui.draw import Canvas
+    app = make_app(tmp_path, settings=Settings(players=LONG))
+    press(app, "ok,ok,up,ok,ok,down,ok,up,ok")  # 5 players, score sheet
+    st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
+    seats = tuple(range(k))
+    over = replace(st, phase="over", winners=seats, tied=seats, tb_pips=(4,) * 5, tb_pieces=(2,) * 5,
+                   detail="shared win: tied on score, pips and pieces (U-13)")
+    i18n.set_language(language)
+    CLIPS.reset()
+    draw.DRAWN = drawn = []
+    UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
+    assert CLIPS.count == 0, CLIPS.examples
+    assert any(LONG[0][:5] in t for t in drawn)
