@@ -18,7 +18,7 @@ from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
 from companion.journal import Journal
 from companion.pieces import Piece, Size
-from companion.ui.bottoms_up import BottomsUpScreen, Pages, SecretTour, TargetPicker, presses_for_place
+from companion.ui.bottoms_up import BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker, presses_for_place
 from companion.ui.bottoms_up_check import TableField
 from companion.ui.widgets import Confirm, Menu, Message
 
@@ -512,6 +512,10 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
                 press(app, "ok")
         st = state(app)
         assert st.lone_count is lone and isinstance(app.top, BottomsUpScreen)
+        press(app, "ok")  # every score in the large font, then OK: the breakdown
+        assert isinstance(app.top, ScoreBoard)
+        if not lone:
+            assert_matches_reference(app.frame(), "bu_scoreboard")
         press(app, "ok")
         assert isinstance(app.top, Pages) and app.top.title == "Scores"
         lines = app.top.lines

@@ -45,7 +45,7 @@ from ..names import short_names
 from ..pieces import Color, Piece, Size
 from ..session import Session
 from .base import SessionScreen
-from .common import Option, OptionsSetup, Report, players_screen
+from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Menu, Screen, scrolled
 
@@ -677,8 +677,36 @@ def score_lines(st: BottomsUpState) -> list[str]:
     return out
 
 
-def scores_screen(st: BottomsUpState) -> Pages:
-    return Pages(_("Scores"), score_lines(st))  # BU-11
+def breakdown_screen(st: BottomsUpState) -> Pages:
+    """Each player's color, score and what scored for them (BU-11)."""
+    return Pages(_("Scores"), score_lines(st))
+
+
+class ScoreBoard(Screen):
+    """Every score in the large font, for the table to read (BU-11, BU-12);
+    OK (or RIGHT, DOWN) shows the breakdown, BACK closes."""
+
+    def __init__(self, st: BottomsUpState):
+        self.st = st
+        self.title = _("Scores")
+
+    def render(self, c: Canvas) -> None:
+        st = self.st
+        c.title(_("Scores"), _("OK: details"))
+        cols = min(3, st.n) if st.n != 4 else 2  # as draw_scoreboard lays them out
+        room = (WIDTH // cols) // CHAR_W - 1
+        draw_scoreboard(c, short_names(st.players, room), st.final_scores())
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key in (Key.OK, Key.RIGHT, Key.DOWN):
+            app.pop()
+            app.push(breakdown_screen(self.st))
+        elif key in (Key.BACK, Key.LEFT):
+            app.pop()
+
+
+def scores_screen(st: BottomsUpState) -> Screen:
+    return ScoreBoard(st)
 
 
 # ---------------------------------------------------------------- the target picker
