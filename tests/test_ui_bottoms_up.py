@@ -525,7 +525,8 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
             assert row.split()[-1] == str(st.final_scores()[i]) and st.secrets[i].value in row
         for i, items in enumerate(st.score_breakdown()):
             for b in items:
-                assert f"{b['label']} {b['piece']} {b['points']}" in " ".join(lines)
+                words = f"{b['label']} {P(b['piece']).size.name.lower()} {P(b['piece']).color.value}: {b['points']}"
+                assert words in " ".join(lines)
                 assert lone or len(st.group(b["label"]).pieces) >= 2  # BU-11: stacks only
         if not lone:
             assert_matches_reference(app.frame(), "bu_scores")

@@ -663,17 +663,11 @@ def score_lines(st: BottomsUpState) -> list[str]:
     for i in range(st.n):
         color = color_word(st.secrets[i]) if st.secrets[i] else "?"
         out.append(f"{short[i]:<10}{color:<7}{scores[i]:>3}")
-        items = [f"{b['label']} {b['piece']} {b['points']}" for b in breakdown[i]]
-        if not items:
-            out.append("  " + _("no top piece of their color"))
-        line = " "
-        for it in items:
-            if len(line) + 2 + len(it) > LINE_CHARS:
-                out.append(line.rstrip(","))
-                line = " "
-            line += " " + it + ","
-        if items:
-            out.append(line.rstrip(","))
+        # one line per top piece that scored, in words: "B large green: 3"
+        out += [" " + _("{label} {piece}: {n}").format(label=b["label"], piece=piece_words(Piece.parse(b["piece"])),
+                                                      n=b["points"]) for b in breakdown[i]]
+        if not breakdown[i]:
+            out.append(" " + _("no top piece of their color"))
     return out
 
 
@@ -945,7 +939,7 @@ class BottomsUpScreen(SessionScreen):
             # BU-8: the active player's choice
             template = _("{name}: new color for {piece}") if blue else _("{name}: move {piece} to")
             c.title(named(template, st.players, st.active, piece=p))
-            head = _("in {label}") if blue else _("from {label}")
+            head = _("in {label}:") if blue else _("from {label}:")
             self.draw_context(c, head.format(label=g.label), g.pieces, i)
         elif kind == Kind.REVEAL:  # BU-3: colors drawn at the table
             c.title(named(_("{name}'s color?"), st.players, st.active))
@@ -957,19 +951,19 @@ class BottomsUpScreen(SessionScreen):
         self.list.render(c, rows, 1, ROWS - 1)
 
     def draw_context(self, c: Canvas, head: str, pieces: Sequence[Piece], mark: int) -> None:
-        """``in C: wS gM bL`` with the piece a choice is about inverted; a
+        """``in C: wS gM bL`` (``head`` is ``in C:``) with the piece a choice is about inverted; a
         tall stack is cut around it."""
         words = [str(p) for p in pieces]
         lo, hi = 0, len(words)
-        room = LINE_CHARS - len(head) - 2
+        room = LINE_CHARS - len(head) - 1
         while 3 * (hi - lo) - 1 > room and hi - lo > 1:
             if hi - 1 > mark:
                 hi -= 1
             else:
                 lo += 1
         x = 1
-        c.text(x, TITLE_H, f"{head}:")
-        x += CHAR_W * (len(head) + 2)
+        c.text(x, TITLE_H, head)
+        x += CHAR_W * (len(head) + 1)
         for k in range(lo, hi):
             c.text(x, TITLE_H, words[k], invert=(k == mark))
             x += CHAR_W * 3
