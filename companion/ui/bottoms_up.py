@@ -336,9 +336,8 @@ class SecretTour(Screen):
             c.title(_("Secret colors"))
             c.center(TITLE_H + 1, _("Everyone has seen"))
             c.center(TITLE_H + 11, _("their color."))
-            c.center(TITLE_H + 22, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
-            c.center(TITLE_H + 33, named(_("{name} puts down"), st.players, 0, LINE_CHARS))
-            c.center(TITLE_H + 43, _("a small: OK"))
+            c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
+            c.center(TITLE_H + 38, _("first small: OK"))
             return
         right = f"{self.seat + 1}/{self.n}"
         c.title(_("Secret colors"), right)
