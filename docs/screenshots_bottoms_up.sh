@@ -20,3 +20,13 @@ shot bu_field "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW,down,ok,ok,back,ok"
 shot bu_check "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_CHECK"
 shot bu_winner "$BU_SHORT,$BU_GAME"
 shot bu_scores "$BU_SHORT,$BU_GAME,ok"
+# The main screens in French (issue 21): the same keys with `language = "fr"`
+# in a settings file given with --config.
+BU_FR=$(mktemp -d)/companion.toml
+printf 'language = "fr"\n' > "$BU_FR"
+shot bu_turn_fr "$BU_DEV,$BU_TOUR,$BU_OPEN" --config "$BU_FR"
+shot bu_yellow_fr "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW" --config "$BU_FR"
+shot bu_result_fr "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW,down,ok" --config "$BU_FR"
+shot bu_check_fr "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_CHECK" --config "$BU_FR"
+shot bu_winner_fr "$BU_SHORT,$BU_GAME" --config "$BU_FR"
+shot bu_scores_fr "$BU_SHORT,$BU_GAME,ok" --config "$BU_FR"

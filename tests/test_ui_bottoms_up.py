@@ -18,7 +18,7 @@ from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
 from companion.journal import Journal
 from companion.pieces import Piece, Size
-from companion.ui.bottoms_up import BottomsUpScreen, Pages, SecretTour, TargetPicker, presses_for_place
+from companion.ui.bottoms_up import BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker, presses_for_place
 from companion.ui.bottoms_up_check import TableField
 from companion.ui.widgets import Confirm, Menu, Message
 
@@ -98,7 +98,7 @@ def test_setup_flow_starts_a_device_game_with_the_options(tmp_path):
     press(app, BU + ",ok,ok")
     assert isinstance(app.top, Menu) and app.top.title == "Bottoms Up: options"
     assert [(it.label, it.right) for it in app.top.items] == [
-        ("Start game", ""), ("Secret colors", "device"), ("Stash", "90 pcs"), ("Lone pieces", "score")]
+        ("Start game", ""), ("Secret colors", "device"), ("Stash", "90 pieces"), ("Lone pieces", "score")]
     assert app.top.footer == ""  # 4 players: no BU-2 warning
     press(app, "ok")
     st = state(app)
@@ -115,7 +115,7 @@ def test_two_players_are_allowed_with_a_warning_BU2(tmp_path):
     press(app, "down")
     assert app.top.value == 2  # 2 is the least (BU-2)
     press(app, "ok,ok")
-    assert app.top.footer == "BU-2: best with 4-6"
+    assert app.top.footer == "best with 4 to 6"  # BU-2, in plain words
     assert_matches_reference(app.frame(), "bu_setup_warning")
     press(app, "down,ok,down,left,up,up,ok")  # secret colors at the table, 18 pieces
     st = state(app)
@@ -177,7 +177,7 @@ def test_hold_ok_on_the_game_shows_the_active_players_color(tmp_path):
     # Physical colors: nothing to show, and a message says why.
     app = make_app(tmp_path / "phys")
     press(app, SHORT_PHYSICAL_2 + ",hold-ok")
-    assert isinstance(app.top, Message) and "BU-3" in app.top.text
+    assert isinstance(app.top, Message) and "drawn at the table" in app.top.text
 
 
 # ---------------------------------------------------------------- opening and turns (BU-4, BU-5)
@@ -220,7 +220,7 @@ def test_turn_screen_and_press_counts_BU5_BU13(tmp_path):
     st = state(app)
     assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
     assert isinstance(app.top, Pages) and app.top.lines[:2] == ["*A: gS bM", " B: gS  C: yS  D: wS"]
-    assert "A: blue recolors rS to gS" in " ".join(x.strip() for x in app.top.lines)
+    assert "A: blue turns rS into gS" in " ".join(x.strip() for x in app.top.lines)
     press(app, "ok")
     assert isinstance(app.top, BottomsUpScreen)
 
@@ -288,31 +288,32 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     assert_matches_reference(app.frame(), "bu_yellow")
     # open space first, always in view and said to end the move; the cursor on the first group
     assert [r.label for r in game_screen(app).rows()] == [
-        "open space: ends it", "onto A: gS bM", "onto C: yS", "onto D: wS"]
+        "open space: end move", "onto A: gS bM", "onto C: yS", "onto D: wS"]
     assert game_screen(app).index == 1
     press(app, "left")  # the turn so far
-    assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B so far"
+    assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B, so far"
     press(app, "back,down,ok")  # gS onto C: C is queued and recalculated (BU-9)
     st = state(app)
     assert st.field_lines() == ["A: gS bM", "B: yM", "C: yM gS", "D: wS"]
     top = app.top
-    assert isinstance(top, Pages) and top.title == "P2: yM on B" and top.right == "T2"
+    assert isinstance(top, Pages) and top.title == "P2: yM on B" and top.right == "turn 2"
     assert_matches_reference(app.frame(), "bu_result")
     assert top.lines[:4] == ["*B: yM", "*C: yM gS", " A: gS bM  D: wS", "steps:"]
     text = " ".join(x.strip() for x in top.lines[4:])
-    for step in ("B: P2 places yM on gS", "B: yellow moves gS onto C; the pieces above drop; C is queued",
-                 "B recalculated", "C: recalculating (queued, BU-9)", "C: green grows yS to yM",
-                 "C recalculated"):
+    for step in ("B: P2 puts yM on gS", "B: yellow moves gS onto C; the pieces above drop; "
+                 "C is recalculated later", "B: recalculated", "C: its turn to be recalculated",
+                 "C: yS grows to yM", "C: recalculated"):
         assert step in text
     press(app, "right")  # a page down
     assert top.offset == 5
     press(app, "ok,back,ok")  # close; session menu > Field view
-    assert isinstance(app.top, Pages) and app.top.title == "Field: 6 in play"
+    assert isinstance(app.top, Pages) and app.top.title == "In play: 6"
     assert_matches_reference(app.frame(), "bu_field")
     lines = app.top.lines
     assert lines[:2] == ["A: gS bM  B: yM", "C: yM gS  D: wS"]
-    assert lines[2:] == ["stash 84", "  S M L    S M L", "r 5 5 5  b 5 4 5", "g 3 5 5  y 5 3 5",
-                         "w 4 5 5  k 5 5 5", "destroyed 0"]
+    assert lines[2:8] == ["stash: 84 pieces", "  S M L    S M L", "r 5 5 5  b 5 4 5", "g 3 5 5  y 5 3 5",
+                          "w 4 5 5  k 5 5 5", "destroyed: 0 pieces"]
+    assert lines[8:10] == ["piece codes:", "r red, y yellow,"]  # the legend of the piece codes
 
 
 def test_a_one_option_choice_is_made_by_the_device_and_said_BU13(tmp_path):
@@ -327,7 +328,7 @@ def test_a_one_option_choice_is_made_by_the_device_and_said_BU13(tmp_path):
     assert [p.text for p in sess.fold.moves][-2:] == ["place yS on A", "yellow open"]  # applied alone
     press(app, "back,down,down,ok")  # session menu: Field view, Check mode, Last turn
     assert isinstance(app.top, Pages) and app.top.title == "P2: yS on A"
-    assert "A: yellow moves rS to open space as B; the pieces above drop (only option, BU-13)" in " ".join(
+    assert "A: yellow moves rS to open space as B; the pieces above drop (the only option)" in " ".join(
         x.strip() for x in app.top.lines)
 
 
@@ -395,7 +396,7 @@ def test_refusals_change_nothing(tmp_path):
 
 def enter_check(app, placement_keys: str) -> TableField:
     press(app, "back,down,ok")  # session menu: Field view, Check mode
-    assert isinstance(app.top, Message) and app.top.title == "Check mode (BU-13)"
+    assert isinstance(app.top, Message) and app.top.title == "Check mode"
     press(app, "ok," + placement_keys)
     assert isinstance(app.top, TableField)
     return app.top
@@ -415,7 +416,7 @@ def test_check_mode_reachable_table_records_the_turn(tmp_path):
     press(app, "up,up,up,ok")  # Check it
     assert isinstance(app.top, Pages) and app.top.title == "Check: right"
     assert_matches_reference(app.frame(), "bu_check_verdict")
-    assert "choices: yellow C" in " ".join(app.top.lines)
+    assert "choices: yellow: onto C" in " ".join(app.top.lines)
     press(app, "ok,ok")  # what next: Record this turn
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
@@ -438,7 +439,7 @@ def test_check_mode_not_reachable_shows_a_legal_result_and_the_difference(tmp_pa
     assert_matches_reference(app.frame(), "bu_check_differs")
     text = " ".join(x.strip() for x in top.lines)
     assert "First difference: C: the rules give rS, the table has yS rS" in text
-    assert "A legal result:" in text and "its choices: yellow C" in text
+    assert "A legal result:" in text and "its choices: yellow: onto C" in text
     assert state(app) == before  # nothing recorded yet
     press(app, "ok")  # what next
     assert [it.label for it in app.top.items] == ["Edit the field", "Resolve step by step", "Record legal result"]
@@ -511,16 +512,21 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
                 press(app, "ok")
         st = state(app)
         assert st.lone_count is lone and isinstance(app.top, BottomsUpScreen)
+        press(app, "ok")  # every score in the large font, then OK: the breakdown
+        assert isinstance(app.top, ScoreBoard)
+        if not lone:
+            assert_matches_reference(app.frame(), "bu_scoreboard")
         press(app, "ok")
         assert isinstance(app.top, Pages) and app.top.title == "Scores"
         lines = app.top.lines
-        assert lines[0] == ("lone pieces score too" if lone else "stacks of 2+ score")
+        assert lines[0] == ("lone pieces score too" if lone else "only stacks score")
         for i, name in enumerate(st.players):
             row = next(x for x in lines if x.startswith(name))
             assert row.split()[-1] == str(st.final_scores()[i]) and st.secrets[i].value in row
         for i, items in enumerate(st.score_breakdown()):
             for b in items:
-                assert f"{b['label']} {b['piece']} {b['points']}" in " ".join(lines)
+                words = f"{b['label']} {P(b['piece']).size.name.lower()} {P(b['piece']).color.value}: {b['points']}"
+                assert words in " ".join(lines)
                 assert lone or len(st.group(b["label"]).pieces) >= 2  # BU-11: stacks only
         if not lone:
             assert_matches_reference(app.frame(), "bu_scores")

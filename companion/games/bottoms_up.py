@@ -206,12 +206,19 @@ class Step:
     ``skip`` (a queued group no longer exists), ``shrink``, ``destroy``,
     ``recolor``, ``grow``, ``spawn``, ``move``, ``none`` (an effect with no
     result), ``choice`` (waiting for the active player), ``immune``.
-    ``label``: the group where it happens; ``text``: the human line."""
+    ``label``: the group where it happens; ``text``: the human line (English,
+    the records' vocabulary). ``args``: the pieces of the line as codes, for a
+    screen that builds the line in its own language: a variant word first
+    where the kind has several lines, then the pieces; an effect line ends
+    with ``how``: ``()``, ``("reflect", upper, lower)`` (BU-8 item 4),
+    ``("white", upper)`` or ``("own", upper)`` (BU-8 item 5). Not in
+    ``to_json``."""
 
     kind: str
     label: str
     text: str
     rule: str = ""
+    args: tuple = ()
 
     def to_json(self) -> dict[str, str]:
         return {"kind": self.kind, "label": self.label, "text": self.text, "rule": self.rule}
@@ -472,12 +479,13 @@ class BottomsUpState(State):
         if move.target is None:
             label = w.new_group([(slot, p)])
             why = "BU-4" if self.phase == Phase.OPENING else "BU-5"
-            w.log("place", label, f"{label}: {who} puts {p} down as a lone piece", why)
+            w.log("place", label, f"{label}: {who} puts {p} down as a lone piece", why, ("lone", who, p))
             w.changed.add(label)
             return w.finish_turn()
         gid = w.gid_of(move.target)
         w.groups[gid][1].append((slot, p))
-        w.log("place", move.target, f"{move.target}: {who} places {p} on {w.piece_text_below(gid)}", "BU-5")
+        w.log("place", move.target, f"{move.target}: {who} places {p} on {w.piece_text_below(gid)}", "BU-5",
+              ("on", who, p, w.piece_text_below(gid)))
         w.start_pass(gid)
         w.run()
         return w.finish_turn() if w.pending is None else w.freeze()
@@ -631,8 +639,8 @@ class _Work:
         self.changed: set[str] = set()
 
     # --- small helpers
-    def log(self, kind: str, label: str, text: str, rule: str = "") -> None:
-        self.steps.append(Step(kind, label, text, rule))
+    def log(self, kind: str, label: str, text: str, rule: str = "", args: tuple = ()) -> None:
+        self.steps.append(Step(kind, label, text, rule, tuple(map(str, args))))
 
     def new_slot(self) -> int:
         self.next_slot += 1
@@ -732,7 +740,7 @@ class _Work:
                 if i is None:  # cannot happen: only L was affected; kept for safety
                     continue
                 u = g[1][i][1]
-                self.effect(u.color, gid, cur.u, f"{u}'s own ", " (after white, BU-8 item 5)")
+                self.effect(u.color, gid, cur.u, f"{u}'s own ", " (after white, BU-8 item 5)", ("own", u))
                 continue
             if cur.idx >= len(cur.noted):
                 self.cursor = None
@@ -748,27 +756,30 @@ class _Work:
             uslot = g[1][i + 1][0]
             if low.color == Color.BLACK:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.log("immune", label, f"{label}: {low} is black: immune to {up} (BU-8 item 1)", "BU-8")
+                self.log("immune", label, f"{label}: {low} is black: immune to {up} (BU-8 item 1)", "BU-8", (low, up))
             elif up.color == Color.BLACK:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.log("none", label, f"{label}: {up} is black: no effect on {low} (BU-8 item 2)", "BU-8")
+                self.log("none", label, f"{label}: {up} is black: no effect on {low} (BU-8 item 2)", "BU-8", ("black", up, low))
             elif up.color == Color.WHITE and low.color == Color.WHITE:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.log("none", label, f"{label}: white {up} has no effect on white {low} (BU-8 item 3)", "BU-8")
+                self.log("none", label, f"{label}: white {up} has no effect on white {low} (BU-8 item 3)", "BU-8", ("white", up, low))
             elif up.color == Color.WHITE:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.effect(low.color, gid, slot, f"{up} reflects: {low}'s own ", " (BU-8 item 4)")
+                self.effect(low.color, gid, slot, f"{up} reflects: {low}'s own ", " (BU-8 item 4)",
+                            ("reflect", up, low))
             elif low.color == Color.WHITE:
                 self.cursor = Cursor(gid, cur.noted, cur.idx, 1, uslot)
-                self.effect(up.color, gid, slot, f"{up} ", " (white takes it, BU-8 item 5)")
+                self.effect(up.color, gid, slot, f"{up} ", " (white takes it, BU-8 item 5)", ("white", up))
             else:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
                 self.effect(up.color, gid, slot)
 
     # --- effects (BU-8), applied to the piece in ``slot`` of group ``gid``
-    def effect(self, color: Color, gid: int, slot: int, pre: str = "", post: str = "") -> None:
+    def effect(self, color: Color, gid: int, slot: int, pre: str = "", post: str = "",
+               how: tuple = ()) -> None:
         """``color``'s effect on the piece in ``slot``. ``pre``/``post`` tell
-        why in the log line (a reflection, BU-8 item 5)."""
+        why in the log line (a reflection, BU-8 item 5); ``how`` is the same
+        for ``Step.args``."""
         label, slots = self.groups[gid]
         i = self.find(gid, slot)
         assert i is not None
@@ -783,14 +794,15 @@ class _Work:
                     self.give(p)
                     self.take(q)
                     slots[i] = (slot, q)
-                    self.log("shrink", label, f"{head} shrinks {p} to {q}{post}", "BU-8")
+                    self.log("shrink", label, f"{head} shrinks {p} to {q}{post}", "BU-8", (p, q, *how))
                     return
             top = i == len(slots) - 1
             self.remove_slot(gid, slot)
             self.destroy(p)
             why = "a small" if p.size == Size.SMALL else "no smaller one left"
             drop = "" if top else "; the pieces above drop"
-            self.log("destroy", label, f"{head} destroys {p} ({why}){post}{drop}", "BU-8")
+            self.log("destroy", label, f"{head} destroys {p} ({why}){post}{drop}", "BU-8",
+                     ("small" if p.size == Size.SMALL else "none", p, "drop" if drop else "", *how))
         elif color == Color.GREEN:
             if p.size == Size.LARGE:
                 q = Piece(p.color, Size.SMALL)
@@ -798,30 +810,33 @@ class _Work:
                     self.take(q)
                     new = self.new_group([(self.new_slot(), q)])
                     self.changed.add(new)
-                    self.log("spawn", label, f"{head} on {p} spawns a lone {q} as {new}{post}", "BU-8")
+                    self.log("spawn", label, f"{head} on {p} spawns a lone {q} as {new}{post}", "BU-8", (p, q, new, *how))
                 else:
-                    self.log("none", label, f"{head} on {p}: no {q} left to spawn, nothing happens{post}", "BU-8")
+                    self.log("none", label, f"{head} on {p}: no {q} left to spawn, nothing happens{post}", "BU-8",
+                             ("nospawn", p, q, *how))
                 return
             q = Piece(p.color, _LARGER[p.size])
             if self.have(q):
                 self.give(p)
                 self.take(q)
                 slots[i] = (slot, q)
-                self.log("grow", label, f"{head} grows {p} to {q}{post}", "BU-8")
+                self.log("grow", label, f"{head} grows {p} to {q}{post}", "BU-8", (p, q, *how))
             else:
-                self.log("none", label, f"{head} cannot grow {p}: no {q} left{post}", "BU-8")
+                self.log("none", label, f"{head} cannot grow {p}: no {q} left{post}", "BU-8",
+                         ("nogrow", p, q, *how))
         elif color == Color.BLUE:
             opts = tuple(BlueChoice(c) for c in COLORS if c != p.color and self.have(Piece(c, p.size)))
             if not opts:
                 self.log("none", label,
-                         f"{head} cannot recolor {p}: no {p.size.name.lower()} of another color left{post}", "BU-8")
+                         f"{head} cannot recolor {p}: no {p.size.name.lower()} of another color left{post}", "BU-8",
+                         ("norecolor", p, *how))
                 return
-            self.log("choice", label, f"{head} recolors {p}: choose the color{post}", "BU-8")
+            self.log("choice", label, f"{head} recolors {p}: choose the color{post}", "BU-8", ("blue", p, *how))
             self.pending = Pending("blue", gid, slot, opts, f"blue on {p} in {label}")
         elif color == Color.YELLOW:
             others = sorted((v[0] for k, v in self.groups.items() if k != gid), key=_label_key)
             opts = tuple(YellowChoice(x) for x in others) + (YellowChoice(None),)
-            self.log("choice", label, f"{head} moves {p}: choose where{post}", "BU-8")
+            self.log("choice", label, f"{head} moves {p}: choose where{post}", "BU-8", ("yellow", p, *how))
             self.pending = Pending("yellow", gid, slot, opts, f"yellow on {p} in {label}")
         else:  # pragma: no cover - BU-8 items 1-3 filter white and black out
             raise AssertionError(f"no effect of its own: {color}")
@@ -837,7 +852,7 @@ class _Work:
             self.give(p)
             self.take(q)
             slots[i] = (slot, q)
-            self.log("recolor", label, f"{label}: blue recolors {p} to {q}", "BU-8")
+            self.log("recolor", label, f"{label}: blue recolors {p} to {q}", "BU-8", (p, q))
             return
         assert isinstance(move, YellowChoice)
         self.remove_slot(gid, slot)
@@ -845,13 +860,15 @@ class _Work:
         if move.target is None:
             new = self.new_group([(slot, p)])
             self.changed.add(new)
-            self.log("move", label, f"{label}: yellow moves {p} to open space as {new}{drop}", "BU-8")
+            self.log("move", label, f"{label}: yellow moves {p} to open space as {new}{drop}", "BU-8",
+                     ("open", p, new, "drop" if drop else ""))
         else:
             tg = self.gid_of(move.target)
             self.groups[tg][1].append((slot, p))
             self.queue.append(tg)
             self.changed.add(move.target)
-            self.log("move", label, f"{label}: yellow moves {p} onto {move.target}{drop}; {move.target} is queued", "BU-9")
+            self.log("move", label, f"{label}: yellow moves {p} onto {move.target}{drop}; {move.target} is queued", "BU-9",
+                     ("onto", p, move.target, "drop" if drop else ""))
 
     # --- freezing
     def freeze(self, **kw: Any) -> BottomsUpState:
@@ -879,7 +896,7 @@ class _Work:
             phase = Phase.PLAY
             turn = s.turn + 1
         if self.stash_empty():
-            self.log("end", "", "the stash is empty: the game is over (BU-10)", "BU-10")
+            self.log("end", "", "the stash is empty: the game is over (BU-10)", "BU-10", ("over",))
             if s.secret_mode == "physical":
                 return self.freeze(phase=Phase.REVEAL, active=0, turn=turn)
             return self.freeze(phase=Phase.OVER, active=0, turn=turn)

@@ -36,14 +36,17 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..engine import Move
 from ..engine import Option as Choice
 from ..games.bottoms_up import (
-    COLORS, BlueChoice, BottomsUpState, Kind, Phase, Place, Secret, YellowChoice,
+    COLORS, BlueChoice, BottomsUpState, Kind, Phase, Place, Reveal, Secret, Step,
+    YellowChoice,
 )
+from ..i18n import N_, _, ngettext, pgettext
 from ..io import Key
+from ..names import short_names
 from ..pieces import Color, Piece, Size
 from ..session import Session
 from .base import SessionScreen
-from .common import Option, OptionsSetup, Report, players_screen
-from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
+from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Menu, Screen, scrolled
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,9 +54,55 @@ if TYPE_CHECKING:  # pragma: no cover
 
 GAME = "bottoms_up"
 SIZES = (Size.SMALL, Size.MEDIUM, Size.LARGE)
-STASH_CHOICES = [("90 pcs", 5), ("72 pcs", 4), ("54 pcs", 3), ("36 pcs", 2), ("18 pcs", 1)]
+STASH_SIZES = (90, 72, 54, 36, 18)  # pieces in the stash: 5 to 1 of each color and size
 LINE_CHARS = WIDTH // CHAR_W  # 21
 ROW_CHARS = (WIDTH - 7) // CHAR_W  # 20: a menu row after the cursor arrow
+TITLE_CHARS = (WIDTH - 2) // CHAR_W  # 21: a title bar
+
+# The words of the screens (translated when drawn: French in the words of the rules).
+COLOR_WORDS = {Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"),
+               Color.BLUE: N_("blue"), Color.WHITE: N_("white"), Color.BLACK: N_("black")}
+SIZE_WORDS = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
+
+
+def color_word(c: Color) -> str:
+    """A color in words (``vert``): a secret color, a row of the grid."""
+    return _(COLOR_WORDS[c])
+
+
+_PIECE_COLOR: dict[Color, Callable[[], str]] = {
+    Color.RED: lambda: pgettext("piece", "red"), Color.YELLOW: lambda: pgettext("piece", "yellow"),
+    Color.GREEN: lambda: pgettext("piece", "green"), Color.BLUE: lambda: pgettext("piece", "blue"),
+    Color.WHITE: lambda: pgettext("piece", "white"), Color.BLACK: lambda: pgettext("piece", "black")}
+
+
+def piece_color_word(c: Color) -> str:
+    """A piece's color in words (French: the piece's gender, ``verte``)."""
+    return _PIECE_COLOR[c]()
+
+
+def piece_words(p: Piece) -> str:
+    """``small red`` / ``petite rouge``: a piece in words where there is room."""
+    return _("{size} {color}").format(size=_(SIZE_WORDS[p.size]), color=piece_color_word(p.color))
+
+
+def legend_lines() -> list[str]:
+    """What the piece codes of the stacks mean (the codes are the records' own)."""
+    return [_("piece codes:"), _("r red, y yellow,"), _("g green, b blue,"), _("k black, w white;"),
+            _("S small, M medium,"), _("L large")]
+
+
+def named(template: str, names: Sequence[str], seat: int, room: int = TITLE_CHARS, **kw: Any) -> str:
+    """A translated ``template`` with ``{name}``: the seat's name, shortened
+    the same way for every seat (``short_names``) so that the whole text
+    fits ``room`` characters (a local helper: nothing shared needed)."""
+    rest = len(template.format(name="", **kw))
+    return template.format(name=short_names(names, max(1, room - rest))[seat], **kw)
+
+
+def title_room(right: str = "") -> int:
+    """Characters a title bar has beside its ``right`` tag."""
+    return TITLE_CHARS - (len(right) + 1 if right else 0)
 
 
 # ---------------------------------------------------------------- text helpers
@@ -114,18 +163,91 @@ def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozens
             packed = lead + text
     if packed:
         out.append(packed)
-    return out or ["(no piece in play)"]
+    return out or [_("(no piece in play)")]
 
 
 def stash_lines(st: BottomsUpState) -> list[str]:
     """Stash counts by color and size (two colors a line) and the destroyed pieces."""
-    out = [f"stash {len(st.stash)}", "  S M L    S M L"]
+    out = [ngettext("stash: {n} piece", "stash: {n} pieces", len(st.stash)).format(n=len(st.stash)),
+           "  S M L    S M L"]
     cells = [f"{c.letter} " + " ".join(str(st.stash.count(Piece(c, z))) for z in SIZES) for c in COLORS]
     for i in range(0, len(cells), 2):
         out.append("  ".join(cells[i:i + 2]))
     gone = st.destroyed
-    out.append(f"destroyed {len(gone)}" + (": " + " ".join(str(p) for p in gone) if gone else ""))
+    out += wrap(ngettext("destroyed: {n} piece", "destroyed: {n} pieces", len(gone)).format(n=len(gone))
+                + (" " + " ".join(str(p) for p in gone) if gone else ""), LINE_CHARS)
     return out
+
+
+def _how(how: Sequence[str]) -> str:
+    """Why a piece takes an effect other than its upper piece's (BU-8 items 4, 5)."""
+    if not how:
+        return ""
+    if how[0] == "reflect":
+        return _(" (white {upper} reflects its own color)").format(upper=how[1])
+    if how[0] == "white":
+        return _(" (white takes the effect of {upper})").format(upper=how[1])
+    return _(" ({upper} then takes its own effect)").format(upper=how[1])
+
+
+def step_words(step: Step, players: Sequence[str] = ()) -> str:
+    """A step of the recalculation log in the language of the screens, built
+    from ``Step.args`` (the engine's ``Step.text`` stays English, for the
+    records). A step without args (an old record) shows its text."""
+    a, label, k = step.args, step.label, step.kind
+    if not a and k not in ("start", "end", "skip"):
+        return step.text
+    f = dict(label=label)
+    if k == "place":
+        if a[0] == "lone":
+            return _("{label}: {name} puts {piece} down alone").format(name=a[1], piece=a[2], **f)
+        return _("{label}: {name} puts {piece} on {below}").format(name=a[1], piece=a[2], below=a[3], **f)
+    if k == "skip":
+        return _("a queued stack is gone: skipped")
+    if k == "start":
+        return _("{label}: its turn to be recalculated").format(**f)
+    if k == "end":
+        return _("the stash is empty: the game is over") if a else _("{label}: recalculated").format(**f)
+    if k == "immune":
+        return _("{label}: black {lower} is immune to {upper}").format(lower=a[0], upper=a[1], **f)
+    if k == "shrink":
+        return _("{label}: {piece} shrinks to {new}").format(piece=a[0], new=a[1], **f) + _how(a[2:])
+    if k == "destroy":
+        text = (_("{label}: {piece} is destroyed (a small)") if a[0] == "small"
+                else _("{label}: {piece} is destroyed (no smaller one left)")).format(piece=a[1], **f)
+        return text + _how(a[3:]) + (_("; the pieces above drop") if a[2] else "")
+    if k == "spawn":
+        return _("{label}: {piece} brings a new lone {new} as {group}").format(
+            piece=a[0], new=a[1], group=a[2], **f) + _how(a[3:])
+    if k == "grow":
+        return _("{label}: {piece} grows to {new}").format(piece=a[0], new=a[1], **f) + _how(a[2:])
+    if k == "recolor":
+        return _("{label}: blue turns {piece} into {new}").format(piece=a[0], new=a[1], **f)
+    if k == "move":
+        drop = _("; the pieces above drop") if a[3] else ""
+        if a[0] == "open":
+            return _("{label}: yellow moves {piece} to open space as {group}").format(
+                piece=a[1], group=a[2], **f) + drop
+        return _("{label}: yellow moves {piece} onto {target}").format(piece=a[1], target=a[2], **f) + drop + \
+            _("; {target} is recalculated later").format(target=a[2])
+    if k == "choice":
+        text = (_("{label}: blue on {piece}: choose the color") if a[0] == "blue"
+                else _("{label}: yellow on {piece}: choose where")).format(piece=a[1], **f)
+        return text + _how(a[2:])
+    if k == "none":
+        v = a[0]
+        if v == "black":
+            return _("{label}: black {upper} does nothing to {lower}").format(upper=a[1], lower=a[2], **f)
+        if v == "white":
+            return _("{label}: white {upper} does nothing to white {lower}").format(upper=a[1], lower=a[2], **f)
+        if v == "nospawn":
+            return _("{label}: {piece}: no {new} left to bring, nothing happens").format(
+                piece=a[1], new=a[2], **f) + _how(a[3:])
+        if v == "nogrow":
+            return _("{label}: {piece} cannot grow: no {new} left").format(piece=a[1], new=a[2], **f) + _how(a[3:])
+        if v == "norecolor":
+            return _("{label}: {piece} keeps its color: no other left").format(piece=a[1], **f) + _how(a[2:])
+    return step.text  # pragma: no cover - every kind is above
 
 
 def name_of(st: BottomsUpState, seat: int | None = None) -> str:
@@ -137,21 +259,23 @@ def name_of(st: BottomsUpState, seat: int | None = None) -> str:
 
 def setup_screen(app: "App") -> Screen:
     """Players (2 to 6; 4 to 6 recommended, BU-2), names, then the options."""
-    return players_screen("Bottoms Up", 4, 2, 6, lambda a, names: a.push(options_screen(a, names)),
-                          hint="4 to 6 best (BU-2)")
+    return players_screen(_("Bottoms Up"), 4, 2, 6, lambda a, names: a.push(options_screen(a, names)),
+                          hint=_("4 to 6 is best"))  # BU-2
 
 
 def options_screen(app: "App", names: list[str]) -> Screen:
     lone = app.settings.bu_lone_pieces
+    stash = [(ngettext("{n} piece", "{n} pieces", n).format(n=n), n // 18) for n in STASH_SIZES]
     opts = [
-        Option("secret", "Secret colors", [("device", "device"), ("table", "physical")]),
-        Option("stash", "Stash", STASH_CHOICES),
-        Option("lone", "Lone pieces", [("score", True), ("no score", False)] if lone
-               else [("no score", False), ("score", True)]),
+        Option("secret", pgettext("option", "Secret colors"), [(_("device"), "device"), (_("table"), "physical")]),
+        Option("stash", _("Stash"), stash),
+        Option("lone", _("Lone pieces"), [(_("score"), True), (_("no score"), False)] if lone
+               else [(_("no score"), False), (_("score"), True)]),
     ]
-    screen = OptionsSetup("Bottoms Up: options", opts, lambda a, v: start_game(a, names, v))
+    screen = OptionsSetup(_("Bottoms Up: options"), opts, lambda a, v: start_game(a, names, v),
+                          start_label=_("Start game"))
     if not 4 <= len(names) <= 6:  # BU-2: allowed, with a warning
-        screen.footer = "BU-2: best with 4-6"
+        screen.footer = _("best with 4 to 6")
     return screen
 
 
@@ -175,10 +299,10 @@ def play_screen(app: "App", session: Session) -> Screen:
 def draw_secret(c: Canvas, st: BottomsUpState, seat: int) -> None:
     """The private view: a seat's secret color in big letters."""
     color = st.secrets[seat]
-    c.title(f"{name_of(st, seat)}'s color", "BU-3")
-    word = color.value if color else "?"  # lower case reads best at 3x
-    c.center(TITLE_H + 6, word, scale=3)
-    c.center(TITLE_H + 41, "release to hide")
+    c.title(named(_("{name}'s color"), st.players, seat))  # BU-3
+    word = color_word(color) if color else "?"  # lower case reads best at 3x
+    c.center(TITLE_H + 6, word, scale=3 if len(word) <= 7 else 2)
+    c.center(TITLE_H + 41, _("release to hide"))
 
 
 class SecretTour(Screen):
@@ -197,7 +321,7 @@ class SecretTour(Screen):
         self.seen: set[int] = set()
         self.showing = False
         self.final = False
-        self.title = "Secret colors"
+        self.title = _("Secret colors")
 
     @property
     def n(self) -> int:
@@ -208,18 +332,20 @@ class SecretTour(Screen):
         if self.showing:
             draw_secret(c, st, self.seat)
             return
-        if self.final:
-            c.title("Secret colors", "BU-3")
-            c.center(TITLE_H + 2, "Everyone has seen")
-            c.center(TITLE_H + 12, "their color.")
-            c.center(TITLE_H + 26, f"Pass to {fit(name_of(st, 0), 10)}:")
-            c.center(TITLE_H + 38, "OK = first small")
+        if self.final:  # BU-3
+            c.title(_("Secret colors"))
+            c.center(TITLE_H + 1, _("Everyone has seen"))
+            c.center(TITLE_H + 11, _("their color."))
+            c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
+            c.center(TITLE_H + 38, _("first small: OK"))
             return
-        c.title("Secret colors", f"{self.seat + 1}/{self.n}")
-        c.center(TITLE_H + 1, "Pass the device to")
-        c.center(TITLE_H + 12, fit(name_of(st, self.seat), 10), scale=2)
-        c.center(TITLE_H + 32, "hold OK: your color")
-        c.center(TITLE_H + 42, "release: hide it")
+        right = f"{self.seat + 1}/{self.n}"
+        c.title(_("Secret colors"), right)
+        c.center(TITLE_H + 1, _("Pass the device to"))
+        big = short_names(st.players, WIDTH // (2 * CHAR_W))[self.seat]  # whose turn: large
+        c.center(TITLE_H + 12, big, scale=2)
+        c.center(TITLE_H + 32, _("hold OK: your color"))
+        c.center(TITLE_H + 42, _("release: hide it"))
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.HOLD_OK:
@@ -249,14 +375,14 @@ class SecretTour(Screen):
                 return
             st: BottomsUpState = self.session.state
             left = ", ".join(name_of(st, i) for i in range(self.n) if i not in self.seen)
-            app.message(f"{name_of(st, self.seat)}: hold OK to see your color, release to hide it. "
-                        f"Still to look: {left}.", title="Secret colors")
+            app.message(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
+                        .format(name=name_of(st, self.seat), names=left), title=_("Secret colors"))
         elif key == Key.BACK:
             if self.final or self.from_menu or len(self.seen) == self.n:
                 app.pop()
             else:
-                app.confirm("Not everyone has seen their color. Close anyway? (Menu > Secret colors)",
-                            lambda a: a.pop())
+                app.confirm(_("Not everyone has seen their color. Close anyway? (Menu > Secret colors)"),
+                            lambda a: a.pop(), title=_("Secret colors"), yes=_("Close"), no=_("Stay"))
 
 
 # ---------------------------------------------------------------- the piece grid
@@ -357,7 +483,7 @@ class PieceGrid:
             if not isinstance(row, Color):
                 c.text(self.NAME_X, y, fit(row, ROW_CHARS))
                 continue
-            c.text(self.NAME_X, y, row.value)
+            c.text(self.NAME_X, y, color_word(row))
             for j, z in enumerate(SIZES):
                 n = self.count(Piece(row, z))
                 if not n:
@@ -427,9 +553,9 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
         for step in after.last_steps:
             if step.kind == "choice":  # the resolution line follows it
                 continue
-            text = step.text
-            if forced and first:
-                text += " (only option, BU-13)"
+            text = step_words(step, before.players)
+            if forced and first:  # BU-13: a one-option choice is the device's
+                text += _(" (the only option)")
             first = False
             lines.append(text)
         changed |= set(after.last_changed)
@@ -437,8 +563,8 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
         if after.pending is not None and field in seen:
             # a cascade that comes back to a field it had: say so, open space ends it (BU-9)
             k = seen[field]
-            lines.append(f"the field is as after choice {k} again: open space ends it" if k
-                         else "the field is as after the placement again: open space ends it")
+            lines.append(_("the field is as after choice {k} again: open space ends it").format(k=k) if k
+                         else _("the field is as after the placement again: open space ends it"))
         seen.setdefault(field, i - start)
     live = {g.label for g in f.states[end].groups}
     return lines, changed & live
@@ -453,7 +579,7 @@ class Pages(Report):
     def __init__(self, title: str, lines: list[str], *, right: str = "",
                  then: Callable[["App"], Any] | None = None):
         super().__init__(title, [], right=right)
-        self.lines = [fit(line, LINE_CHARS) for line in lines]
+        self.lines = [w for line in lines for w in ([line] if len(line) <= LINE_CHARS else log_lines([line]))]
         self.then = then
 
     def on_key(self, key: Key, app: "App") -> None:
@@ -505,18 +631,23 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     lines, changed = turn_log(session, start, end)
     m = f.moves[start].move
     assert isinstance(m, Place)
-    place = f"{m.piece} on {m.target}" if m.target else str(m.piece)  # "rS on A"
-    title = f"{fit(name_of(before), 7)}: {place}" + (" so far" if so_far else "")
+    right = "" if so_far else _("turn {n}").format(n=before.turn)
+    if so_far:
+        template = _("{name}: {piece} on {target}, so far") if m.target else _("{name}: {piece}, so far")
+    else:
+        template = _("{name}: {piece} on {target}") if m.target else _("{name}: {piece}")
+    title = named(template, before.players, before.active, title_room(right), piece=m.piece, target=m.target)
     out = field_lines(st, changed, marks=True)
-    out.append("steps so far:" if so_far else "steps:")
+    out.append(_("steps so far:") if so_far else _("steps:"))
     out += log_lines(lines)
-    return Pages(title, out, right="" if so_far else f"T{before.turn}")
+    return Pages(title, out, right=right)
 
 
 def field_view(st: BottomsUpState) -> Pages:
     """Every piece in play, the stash by color and size, the destroyed pieces."""
     in_play = sum(len(g.slots) for g in st.groups)
-    return Pages(f"Field: {in_play} in play", field_lines(st) + stash_lines(st), right=f"T{st.turn}")
+    return Pages(ngettext("In play: {n}", "In play: {n}", in_play).format(n=in_play),
+                 field_lines(st) + stash_lines(st) + legend_lines(), right=_("turn {n}").format(n=st.turn))
 
 
 # ---------------------------------------------------------------- scores (BU-11, BU-12)
@@ -524,28 +655,51 @@ def field_view(st: BottomsUpState) -> Pages:
 
 def score_lines(st: BottomsUpState) -> list[str]:
     """Per player: color and score, then what scored for them (BU-11)."""
-    out = ["lone pieces score too" if st.lone_count else "stacks of 2+ score"]
+    out = [_("lone pieces score too") if st.lone_count else _("only stacks score")]
     breakdown = st.score_breakdown()
     scores = st.final_scores()
-    for i, name in enumerate(st.players):
-        color = st.secrets[i].value if st.secrets[i] else "?"
-        out.append(f"{fit(name, 9):<10}{color:<7}{scores[i]:>3}")
-        items = [f"{b['label']} {b['piece']} {b['points']}" for b in breakdown[i]]
-        if not items:
-            out.append("  no top of theirs")
-        line = " "
-        for it in items:
-            if len(line) + 2 + len(it) > LINE_CHARS:
-                out.append(line.rstrip(","))
-                line = " "
-            line += " " + it + ","
-        if items:
-            out.append(line.rstrip(","))
+    short = short_names(st.players, 9)
+    for i in range(st.n):
+        color = color_word(st.secrets[i]) if st.secrets[i] else "?"
+        out.append(f"{short[i]:<10}{color:<7}{scores[i]:>3}")
+        # one line per top piece that scored, in words: "B large green: 3"
+        out += [" " + _("{label} {piece}: {n}").format(label=b["label"], piece=piece_words(Piece.parse(b["piece"])),
+                                                      n=b["points"]) for b in breakdown[i]]
+        if not breakdown[i]:
+            out.append(" " + _("no top piece of their color"))
     return out
 
 
-def scores_screen(st: BottomsUpState) -> Pages:
-    return Pages("Scores", score_lines(st), right="BU-11")
+def breakdown_screen(st: BottomsUpState) -> Pages:
+    """Each player's color, score and what scored for them (BU-11)."""
+    return Pages(_("Scores"), score_lines(st))
+
+
+class ScoreBoard(Screen):
+    """Every score in the large font, for the table to read (BU-11, BU-12);
+    OK (or RIGHT, DOWN) shows the breakdown, BACK closes."""
+
+    def __init__(self, st: BottomsUpState):
+        self.st = st
+        self.title = _("Scores")
+
+    def render(self, c: Canvas) -> None:
+        st = self.st
+        c.title(_("Scores"), _("OK: details"))
+        cols = min(3, st.n) if st.n != 4 else 2  # as draw_scoreboard lays them out
+        room = (WIDTH // cols) // CHAR_W - 1
+        draw_scoreboard(c, short_names(st.players, room), st.final_scores())
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key in (Key.OK, Key.RIGHT, Key.DOWN):
+            app.pop()
+            app.push(breakdown_screen(self.st))
+        elif key in (Key.BACK, Key.LEFT):
+            app.pop()
+
+
+def scores_screen(st: BottomsUpState) -> Screen:
+    return ScoreBoard(st)
 
 
 # ---------------------------------------------------------------- the target picker
@@ -571,9 +725,10 @@ class TargetPicker(Menu):
         def pick(app: "App", it: Item) -> None:
             app.pop()
             on_pick(app, Place(piece, it.value))
-        super().__init__(f"Put {piece} on:", [Item(stack_text(g.label, g.pieces), value=g.label)
-                                              for g in state.field_groups()],
-                         on_select=pick, right="check" if check else "BU-5")
+        title = _("Table: {piece} on:") if check else _("Put {piece} on:")  # check mode: BU-13
+        super().__init__(title.format(piece=piece),
+                         [Item(stack_text(g.label, g.pieces), value=g.label) for g in state.field_groups()],
+                         on_select=pick)  # BU-5
 
 
 # ---------------------------------------------------------------- the game screen
@@ -595,7 +750,7 @@ class BottomsUpScreen(SessionScreen):
         complete, show its result (BU-13). A refusal raises (the app shows it)."""
         before: BottomsUpState = self.state
         self.session.play(move)
-        for _ in range(pops):
+        for _k in range(pops):
             app.pop()
         self.after_move(app, before)
 
@@ -647,34 +802,67 @@ class BottomsUpScreen(SessionScreen):
         st: BottomsUpState = self.state
         if st.secret_mode == "device" and st.phase == Phase.OPENING and not st.groups and \
                 all(isinstance(p.move, Secret) for p in self.session.fold.moves):
-            app.message("Back to the start: the secret colors were drawn again (BU-3). "
-                        "Everyone looks again.", title="New colors", then=lambda a: a.push(SecretTour(self.session)))
+            # BU-3: the undone draw is drawn again
+            app.message(_("Back to the start: the secret colors were drawn again. Everyone looks again."),
+                        title=_("New colors"), then=lambda a: a.push(SecretTour(self.session)))
 
     def menu_items(self, app: "App") -> list[Item]:
         st: BottomsUpState = self.state
         kind = self.decision().kind
-        items = [Item("Field view", lambda a: (a.pop(), a.push(field_view(self.state))))]
-        if kind == Kind.PLACE and st.groups:
-            items.append(Item("Check mode (BU-13)", lambda a: (a.pop(), self.enter_check(a))))
+        items = [Item(_("Field view"), lambda a: (a.pop(), a.push(field_view(self.state))))]
+        if kind == Kind.PLACE and st.groups:  # BU-13
+            items.append(Item(_("Check mode"), lambda a: (a.pop(), self.enter_check(a))))
         turn = completed_turn(self.session)
         if turn is not None:
-            items.append(Item("Last turn", lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
+            items.append(Item(_("Last turn"), lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
         if st.secret_mode == "device" and kind != Kind.OVER:
-            items.append(Item("Secret colors", lambda a: (a.pop(), a.push(SecretTour(
+            items.append(Item(_("Secret colors"), lambda a: (a.pop(), a.push(SecretTour(
                 self.session, st.active, from_menu=True)))))
         if kind == Kind.OVER:
-            items.insert(0, Item("Scores", lambda a: (a.pop(), a.push(scores_screen(self.state)))))
+            items.insert(0, Item(_("Scores"), lambda a: (a.pop(), a.push(scores_screen(self.state)))))
         return items
 
     def session_title(self) -> str:
-        return f"Bottoms Up #{self.session.id}"
+        return _("Bottoms Up #{n}").format(n=self.session.id)
+
+    def why_lines(self) -> list[str]:
+        """The rulings behind what the screen shows now (the session menu's "Why")."""
+        st: BottomsUpState = self.state
+        kind = self.decision().kind
+        out: list[str] = []
+        if kind == Kind.OPENING:
+            out += [_("BU-4: each player puts down a small, as a lone piece"),
+                    _("BU-3: each player has a secret color")]
+        elif kind == Kind.PLACE:
+            out += [_("BU-5: take any piece from the stash and put it on a piece in play"),
+                    _("BU-7: the stack is recalculated from the bottom up"),
+                    _("BU-10: the game ends when the stash is empty")]
+            if self.check:
+                out.append(_("BU-13: check mode: the device says if the rules reach the table's stacks"))
+        elif kind == Kind.BLUE:
+            out += [_("BU-8: blue changes the piece's color: pick one the stash still has"),
+                    _("BU-6: the piece goes back to the stash, its replacement comes from it")]
+        elif kind == Kind.YELLOW:
+            out += [_("BU-8: yellow moves the piece onto another piece in play or to open space"),
+                    _("BU-9: open space queues nothing: it ends the move")]
+        elif kind == Kind.REVEAL:
+            out += [_("BU-3: the colors drawn at the table are entered now"),
+                    _("BU-11: the top piece of a stack scores for its color")]
+        elif kind == Kind.OVER:
+            out += [_("BU-11: the top piece of every stack scores 3, 2 or 1 (large, medium, small)"),
+                    _("BU-12: the highest score wins; ties share the win")]
+            if st.lone_count:
+                out.append(_("BU-11: house rule: lone pieces score too"))
+        if kind in (Kind.BLUE, Kind.YELLOW):
+            out.append(_("BU-13: a choice with one option is made by the device"))
+        return out
 
     def enter_check(self, app: "App") -> None:
-        self.check = True
+        self.check = True  # BU-13
         self.grid = None
         self.list.reset()
-        app.message("Pick the piece and where it went, then enter the stacks the table built. "
-                    "BACK leaves.", title="Check mode (BU-13)")
+        app.message(_("Pick the piece and where it went, then enter the stacks the table built. BACK leaves."),
+                    title=_("Check mode"))
 
     # ------------------------------------------------------------ rows of the decision
 
@@ -706,15 +894,20 @@ class BottomsUpScreen(SessionScreen):
             at = st.pending_at()
             assert at is not None
             q = Piece(m.color, at[2].size)
-            return Item(f"{m.color.value:<7}{q}  {st.stash.count(q)} left", act)
+            n = st.stash.count(q)
+            return Item(f"{color_word(m.color):<7}{q}  " + ngettext("{n} left", "{n} left", n).format(n=n), act)
         if isinstance(m, YellowChoice) and m.target is not None:
             tg = st.group(m.target)
             assert tg is not None
-            return Item("onto " + stack_text(m.target, tg.pieces, ROW_CHARS - 5), act)
+            head = _("onto {stack}")
+            room = ROW_CHARS - len(head.format(stack=""))
+            return Item(head.format(stack=stack_text(m.target, tg.pieces, room)), act)
         if isinstance(m, YellowChoice):
             # said to end the move (BU-9: open space queues nothing; issue 13)
-            return Item("open space: ends it", act)
-        return Item(o.label, act)
+            return Item(_("open space: end move"), act)
+        if isinstance(m, Reveal):  # BU-3: the color drawn at the table
+            return Item(color_word(m.color), act)
+        return Item(o.label, act)  # pragma: no cover - every decision is above
 
     def rows(self) -> list[Item]:
         """The options of a pending choice, or the reveal entries."""
@@ -742,31 +935,34 @@ class BottomsUpScreen(SessionScreen):
         if at is not None:
             g, i, p = at
             blue = kind == Kind.BLUE
-            c.title(f"{fit(name_of(st), 6)}: " + (f"recolor {p}" if blue else f"move {p} to"), "BU-8")
-            self.draw_context(c, ("in " if blue else "from ") + g.label, g.pieces, i)
-        elif kind == Kind.REVEAL:
-            c.title(f"{fit(name_of(st), 9)}'s color?", "BU-3")
-            c.row(0, "stash empty: reveal", x=1)
+            # BU-8: the active player's choice
+            template = _("{name}: new color for {piece}") if blue else _("{name}: move {piece} to")
+            c.title(named(template, st.players, st.active, piece=p))
+            head = _("in {label}:") if blue else _("from {label}:")
+            self.draw_context(c, head.format(label=g.label), g.pieces, i)
+        elif kind == Kind.REVEAL:  # BU-3: colors drawn at the table
+            c.title(named(_("{name}'s color?"), st.players, st.active))
+            c.row(0, _("stash empty: reveal"), x=1)
         else:  # pragma: no cover - the secret draw is the device's (never waits)
-            c.title("Bottoms Up")
-            c.center(30, "drawing colors...")
+            c.title(_("Bottoms Up"))
+            c.center(30, _("drawing colors..."))
             return
         self.list.render(c, rows, 1, ROWS - 1)
 
     def draw_context(self, c: Canvas, head: str, pieces: Sequence[Piece], mark: int) -> None:
-        """``in C: wS gM bL`` with the piece a choice is about inverted; a
+        """``in C: wS gM bL`` (``head`` is ``in C:``) with the piece a choice is about inverted; a
         tall stack is cut around it."""
         words = [str(p) for p in pieces]
         lo, hi = 0, len(words)
-        room = LINE_CHARS - len(head) - 2
+        room = LINE_CHARS - len(head) - 1
         while 3 * (hi - lo) - 1 > room and hi - lo > 1:
             if hi - 1 > mark:
                 hi -= 1
             else:
                 lo += 1
         x = 1
-        c.text(x, TITLE_H, f"{head}:")
-        x += CHAR_W * (len(head) + 2)
+        c.text(x, TITLE_H, head)
+        x += CHAR_W * (len(head) + 1)
         for k in range(lo, hi):
             c.text(x, TITLE_H, words[k], invert=(k == mark))
             x += CHAR_W * 3
@@ -776,17 +972,19 @@ class BottomsUpScreen(SessionScreen):
         st: BottomsUpState = self.state
         grid = self.grid
         assert grid is not None
-        name = name_of(st)
-        if st.phase == Phase.OPENING:
-            c.title(f"{fit(name, 8)}: a small", "BU-4")
-        elif grid.size is not None and grid.color is not None:
-            head = "Check: " if self.check else f"{fit(name, 8)}: "
-            c.title(f"{head}{grid.color.value} size?", "" if self.check else f"{len(st.stash)}")
-        elif self.check:
-            c.title(f"Check: {fit(name, 8)}'s piece")
-        else:
-            c.title(f"{fit(name, 8)}: take a piece", f"{len(st.stash)}")
-        grid.render(c)
+        count = "" if self.check else str(len(st.stash))
+        if grid.size is not None and grid.color is not None:
+            text = _("Check: {color} size?") if self.check else _("{color}: size?")
+            c.title(text.format(color=color_word(grid.color)), count)
+        elif st.phase == Phase.OPENING:  # BU-4
+            c.title(_("Put down a small"))
+        elif self.check:  # BU-13
+            c.title(_("Check: which piece?"))
+        else:  # BU-5
+            c.title(_("Take a piece"), count)
+        # whose turn it is, large enough for the table to read
+        c.center(TITLE_H, short_names(st.players, WIDTH // (2 * CHAR_W))[st.active], scale=2)
+        grid.render(c, 2)
 
     def picked(self, app: "App", piece: Piece) -> None:
         """A piece taken from the stash: the opening small is placed at once
@@ -794,7 +992,7 @@ class BottomsUpScreen(SessionScreen):
         st: BottomsUpState = self.state
         if st.phase == Phase.OPENING or not st.groups:
             if self.check:
-                app.message("Check mode needs a piece in play to place on.")
+                app.message(_("Check mode needs a piece in play to place on."), title=_("Check mode"))
                 return
             self.do(app, Place(piece))
         else:
@@ -804,25 +1002,22 @@ class BottomsUpScreen(SessionScreen):
         st: BottomsUpState = self.state
         win = st.winners()
         scores = st.final_scores()
-        c.title("Shared win" if len(win) > 1 else "Winner", "BU-12")
-        names = " & ".join(st.players[i] for i in win)
-        scale = 2 if len(names) * 12 <= WIDTH else 1
-        c.center(TITLE_H + 2, fit(names, LINE_CHARS), scale=scale)
         color = st.secrets[win[0]]
-        how = f"{scores[win[0]]} points" + (" each" if len(win) > 1 else f", {color.value}" if color else "")
-        lines = [how]
-        line = ""
-        for p, sc in zip(st.players, scores):
-            item = f"{fit(p, 5)} {sc}"
-            if line and len(line) + 2 + len(item) > LINE_CHARS:
-                lines.append(line)
-                line = ""
-            line += ("  " if line else "") + item
-        lines.append(line)
-        if len(lines) < 3:
-            lines.append("OK: scores, breakdown")
-        for k, text in enumerate(lines[:3]):
-            c.text(1, TITLE_H + 22 + 10 * k, fit(text, LINE_CHARS))
+        if len(win) > 1:  # BU-12: ties share the win
+            c.title(_("Shared win"))
+        else:
+            c.title(_("Winner: {color}").format(color=color_word(color)) if color else _("Winner"))
+        if len(win) == 1:
+            c.center(TITLE_H + 1, short_names(st.players, WIDTH // (2 * CHAR_W))[win[0]], scale=2)
+        else:
+            each = (LINE_CHARS - 2 * (len(win) - 1)) // len(win)
+            short = short_names(st.players, each)
+            c.center(TITLE_H + 6, "& ".join(short[i] for i in win), scale=1)
+        n = scores[win[0]]
+        points = (ngettext("{n} point each", "{n} points each", n) if len(win) > 1
+                  else ngettext("{n} point", "{n} points", n)).format(n=n)
+        c.center(TITLE_H + 21, points, scale=2 if len(points) * 2 * CHAR_W <= WIDTH else 1)
+        c.center(HEIGHT - LINE_H, _("OK: every score"))
 
     # ------------------------------------------------------------ keys
 
@@ -841,7 +1036,9 @@ class BottomsUpScreen(SessionScreen):
             if st.secret_mode == "device" and kind != Kind.OVER:
                 app.push(SecretPeek(self.session))
             elif kind != Kind.OVER:
-                app.message("The secret colors were drawn at the table (BU-3): they are entered at the end.")
+                # BU-3: drawn at the table
+                app.message(_("The secret colors were drawn at the table: they are entered at the end."),
+                            title=_("Secret colors"))
             return
         if kind == Kind.OVER:
             if key in (Key.OK, Key.LEFT, Key.RIGHT):
@@ -875,7 +1072,7 @@ class SizeStage(Screen):
         self.grid = grid
         self.draw = draw
         self.on_pick = on_pick
-        self.title = "Size"
+        self.title = _("Size")
 
     def render(self, c: Canvas) -> None:
         self.draw(c)
@@ -897,7 +1094,7 @@ class SecretPeek(Screen):
     def __init__(self, session: Session):
         self.session = session
         self.seat = session.state.active
-        self.title = "Secret color"
+        self.title = _("Secret color")
 
     def render(self, c: Canvas) -> None:
         draw_secret(c, self.session.state, self.seat)

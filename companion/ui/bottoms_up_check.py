@@ -14,17 +14,19 @@ again, or resolve it step by step with the device.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..games.bottoms_up import BottomsUpState, Place, label_of
 from ..games.bu_check import CheckResult, check
+from ..i18n import _
 from ..io import Key
-from ..pieces import Piece
+from ..pieces import Color, Piece
 from .bottoms_up import (
-    LINE_CHARS, ROW_CHARS, Pages, PieceGrid, field_lines, stack_text,
+    LINE_CHARS, ROW_CHARS, Pages, PieceGrid, color_word, field_lines, stack_text,
 )
 from .common import choose
-from .draw import Canvas, fit, wrap
+from .draw import Canvas, wrap
 from .widgets import Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,7 +46,8 @@ class PiecePicker(Screen):
 
     def render(self, c: Canvas) -> None:
         color = self.grid.color
-        c.title(f"{self.short}: {color.value} size?" if self.grid.size and color else self.title)
+        c.title(_("{label}: {color} size?").format(label=self.short, color=color_word(color))
+                if self.grid.size and color else self.title)
         self.grid.render(c)
 
     def on_key(self, key: Key, app: "App") -> None:
@@ -90,17 +93,18 @@ class TableField(ListScreen):
             if label == placement.target:
                 pieces.append(placement.piece)
         self.edited: set[str] = set()
-        self.title = "Table's field"
+        self.title = _("Table's field")
 
-    def heading(self) -> tuple[str, str]:
-        return f"Table: {self.placement.piece} on {self.placement.target}", "BU-13"
+    def heading(self) -> tuple[str, str]:  # BU-13
+        return _("Table: {piece} on {target}").format(piece=self.placement.piece,
+                                                      target=self.placement.target), ""
 
     def rows(self) -> list[Item]:
-        out = [Item("Check it", self.run_check)]
+        out = [Item(_("Check it"), self.run_check)]
         for k, (label, pieces) in enumerate(self.groups):
             text = stack_text(label, pieces, ROW_CHARS - 1)
             out.append(Item(("*" if label in self.edited else " ") + text, lambda a, k=k: self.edit(a, k)))
-        out.append(Item("+ new lone piece", self.add_group))
+        out.append(Item(_("+ new lone piece"), self.add_group))
         return out
 
     def table(self) -> list[str]:
@@ -118,19 +122,20 @@ class TableField(ListScreen):
                 self.groups.append((label, [p]))
                 self.edited.add(label)
                 self.index = len(self.groups)
-        app.push(PiecePicker(f"New lone piece {label}", label, got))
+        app.push(PiecePicker(_("New lone piece {label}").format(label=label), label, got))
 
     def run_check(self, app: "App") -> None:
         table = self.table()
         if not table:
-            app.message("The table's field is empty: enter the stacks it built.")
+            app.message(_("The table's field is empty: enter the stacks it built."), title=_("Check mode"))
             return
         result = check(self.before, self.placement, table)
         app.push(verdict(self, result))
 
     def on_back(self, app: "App") -> None:
         if self.edited:
-            app.confirm("Drop the stacks entered?", lambda a: a.pop())
+            app.confirm(_("Drop the stacks entered?"), lambda a: a.pop(), title=_("Check mode"),
+                        yes=_("Drop"), no=_("Keep"))
         else:
             app.pop()
 
@@ -153,7 +158,7 @@ class StackEditor(ListScreen):
         super().__init__()
         self.field = field
         self.k = k
-        self.title = "Stack"
+        self.title = _("Stack")
 
     @property
     def label(self) -> str:
@@ -164,15 +169,15 @@ class StackEditor(ListScreen):
         return self.field.groups[self.k][1]
 
     def heading(self) -> tuple[str, str]:
-        return f"Stack {self.label}, bottom up", ""
+        return _("Stack {label}, bottom up").format(label=self.label), ""
 
     def rows(self) -> list[Item]:
-        out = [Item("Done", self.done)]
+        out = [Item(_("Done"), self.done)]
         n = len(self.pieces)
         for i, p in enumerate(self.pieces):
-            where = " (bottom)" if i == 0 and n > 1 else " (top)" if i == n - 1 and n > 1 else ""
+            where = _(" (bottom)") if i == 0 and n > 1 else _(" (top)") if i == n - 1 and n > 1 else ""
             out.append(Item(f"{i + 1}. {p}{where}", lambda a, i=i: self.change(a, i)))
-        out.append(Item("+ piece on top", self.add))
+        out.append(Item(_("+ piece on top"), self.add))
         return out
 
     def touched(self) -> None:
@@ -185,8 +190,9 @@ class StackEditor(ListScreen):
             else:  # remove it: the pieces above drop
                 del self.pieces[i]
             self.touched()
-        app.push(PiecePicker(f"{self.label}: change {self.pieces[i]} ({i + 1})", self.label, got,
-                             extra=[f"remove {self.pieces[i]}"]))
+        app.push(PiecePicker(_("{label}: change {piece} ({n})").format(label=self.label, piece=self.pieces[i],
+                                                                        n=i + 1), self.label, got,
+                             extra=[_("remove {piece}").format(piece=self.pieces[i])]))
 
     def add(self, app: "App") -> None:
         def got(a: "App", p: Piece | str) -> None:
@@ -194,7 +200,7 @@ class StackEditor(ListScreen):
                 self.pieces.append(p)
                 self.touched()
                 self.index = len(self.pieces)
-        app.push(PiecePicker(f"{self.label}: new top piece", self.label, got))
+        app.push(PiecePicker(_("{label}: new top piece").format(label=self.label), self.label, got))
 
     def done(self, app: "App") -> None:
         if not self.pieces:  # a stack with no piece left is gone
@@ -206,29 +212,69 @@ class StackEditor(ListScreen):
         self.done(app)
 
 
+_NO_SUCH = re.compile(r"^(\w+): the rules give (.*), the table has no such stack$")
+_OTHER = re.compile(r"^(\w+): the rules give (.*), the table has (.*)$")
+_EXTRA = re.compile(r"^(?:(\w+): )?the table has (.*), which the rules do not give$")
+
+
+def difference_words(text: str | None) -> str:
+    """``bu_check.first_difference``'s English line in the language of the
+    screens (its three forms; anything else is shown as it is)."""
+    if not text:
+        return ""
+    m = _NO_SUCH.match(text)
+    if m:
+        return _("{label}: the rules give {pieces}, the table has no such stack").format(
+            label=m[1], pieces=m[2])
+    m = _OTHER.match(text)
+    if m:
+        return _("{label}: the rules give {pieces}, the table has {table}").format(
+            label=m[1], pieces=m[2], table=m[3])
+    m = _EXTRA.match(text)
+    if m:
+        return (_("{label}: the table has {pieces}, which the rules do not give").format(label=m[1], pieces=m[2])
+                if m[1] else _("the table has {pieces}, which the rules do not give").format(pieces=m[2]))
+    return text
+
+
+def choice_words(move: str) -> str:
+    """A choice's move text (``blue g``, ``yellow C``, ``yellow open``: the
+    records' vocabulary) in the language of the screens."""
+    word, _sp, arg = move.partition(" ")
+    if word == "blue":
+        color = next((c for c in Color if c.letter == arg), None)
+        return _("blue: {color}").format(color=color_word(color)) if color else move
+    if word == "yellow":
+        return _("yellow: open space") if arg == "open" else _("yellow: onto {label}").format(label=arg)
+    return move
+
+
 def verdict(field: TableField, r: CheckResult) -> Pages:
     """The answer of check mode; OK offers what to do next."""
-    choices = ", ".join(r.choices) if r.choices else "none needed"
+    # the choices are move texts (the records' vocabulary: "color b", "move A")
+    choices = ", ".join(map(choice_words, r.choices)) if r.choices else _("none needed")
     if r.reachable:
-        lines = wrap("The rules reach the table's field.", LINE_CHARS) + wrap(f"choices: {choices}", LINE_CHARS)
-        title = "Check: right"
+        lines = wrap(_("The rules reach the table's field."), LINE_CHARS) + \
+            wrap(_("choices: {choices}").format(choices=choices), LINE_CHARS)
+        title = _("Check: right")
 
         def then(app: "App") -> None:
-            choose(app, "Check: right", [("Record this turn", "record"), ("Edit the field", "edit")],
+            choose(app, _("Check: right"), [(_("Record this turn"), "record"), (_("Edit the field"), "edit")],
                    lambda a, v: field.record(a, r.choices) if v == "record" else None)
     else:
-        lines = wrap(f"Not reachable. First difference: {r.difference}", LINE_CHARS)
+        lines = wrap(_("Not reachable. First difference: {difference}").format(difference=difference_words(r.difference)),
+                     LINE_CHARS)
         if not r.complete:
-            lines += wrap(f"(searched every way with up to {r.depth} choices)", LINE_CHARS)
-        lines.append("A legal result:")
+            lines += wrap(_("(searched every way with up to {n} choices)").format(n=r.depth), LINE_CHARS)
+        lines.append(_("A legal result:"))
         lines += field_lines(r.result)
-        lines += wrap(f"its choices: {choices}", LINE_CHARS)
-        title = "Check: differs"
+        lines += wrap(_("its choices: {choices}").format(choices=choices), LINE_CHARS)
+        title = _("Check: differs")
 
         def then(app: "App") -> None:
-            choose(app, "Check: differs", [("Edit the field", "edit"), ("Resolve step by step", "resolve"),
-                                           ("Record legal result", "record")],
+            choose(app, _("Check: differs"), [(_("Edit the field"), "edit"), (_("Resolve step by step"), "resolve"),
+                                              (_("Record legal result"), "record")],
                    lambda a, v: (field.record(a, r.choices) if v == "record"
                                  else field.resolve(a) if v == "resolve" else None))
-    lines.append("OK: what next")
-    return Pages(title, [fit(x, LINE_CHARS) for x in lines], right="BU-13", then=then)
+    lines.append(_("OK: what next"))
+    return Pages(title, lines, then=then)  # BU-13

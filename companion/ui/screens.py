@@ -208,6 +208,10 @@ class DieScreen(ToolScreen):
             self.play(app, "roll")
 
 
+def _left(n: int) -> str:
+    return ngettext("{n} left", "{n} left", n).format(n=n)
+
+
 class BagScreen(ToolScreen):
     """Virtual bag: the sizes with their counts are the menu; OK draws one.
     The drawn piece is shown big with Keep / Put back under it."""
@@ -223,9 +227,9 @@ class BagScreen(ToolScreen):
             return lambda app: self.play(app, move)
         if st.held is not None:
             return [Item(_("Keep it"), play(Keep())), Item(_("Put it back"), play(Return()))]
-        rows = [Item(_(SIZE_WORDS[z]), play(Draw(z)), right=_("{n} left").format(n=st.bag.count_size(z)),
+        rows = [Item(_(SIZE_WORDS[z]), play(Draw(z)), right=_left(st.bag.count_size(z)),
                      enabled=bool(st.bag.count_size(z))) for z in Size]
-        rows.append(Item(_("any size"), play(Draw(None)), right=_("{n} left").format(n=len(st.bag)),
+        rows.append(Item(_("any size"), play(Draw(None)), right=_left(len(st.bag)),
                          enabled=bool(st.bag)))
         if st.kept:
             rows.append(Item(_("Refill: {n} kept").format(n=len(st.kept)), play(Refill())))
@@ -235,7 +239,7 @@ class BagScreen(ToolScreen):
         st: BagState = self.state
         rows = self.rows()
         self.list.sync(st.held, rows)
-        c.title(title_of(st.preset), _("{n} left").format(n=len(st.bag)))
+        c.title(title_of(st.preset), _left(len(st.bag)))
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
