@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -307,3 +308,26 @@ def test_setup_screens_are_this_games(tmp_path):
     w = Walk(app)
     w.keys("ok,down,ok")
     assert isinstance(app.top, NumberPicker) and app.top.title == "Bag of Ice : joueurs"
+
+
+def test_every_message_drawn_is_in_the_french_catalog(tmp_path, monkeypatch):
+    """A text marked in a way the extractor misses (a ``_()`` inside an f-string...) would be
+    drawn untranslated in French although the pseudo-language passes: every message the scripts
+    translate must be a message of the compiled French catalog."""
+    from companion.i18n import PseudoTranslations
+    asked: set[tuple[str, ...]] = set()
+    real_g, real_n, real_p = PseudoTranslations.gettext, PseudoTranslations.ngettext, PseudoTranslations.pgettext
+    monkeypatch.setattr(PseudoTranslations, "gettext", lambda self, m: (asked.add((m,)), real_g(self, m))[1])
+    monkeypatch.setattr(PseudoTranslations, "ngettext",
+                        lambda self, a, b, n: (asked.add((a, b)), real_n(self, a, b, n))[1])
+    monkeypatch.setattr(PseudoTranslations, "pgettext",
+                        lambda self, c, m: (asked.add((c + "\x04" + m,)), real_p(self, c, m))[1])
+    names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
+    with pseudo_language():
+        run_scripts(names, tmp_path, language=i18n.PSEUDO)
+    source = (Path(__file__).parents[1] / "companion" / "ui" / "bag_of_ice.py").read_text(encoding="utf-8")
+    catalog = i18n._translation("fr")._catalog  # type: ignore[attr-defined]
+    mine = {m for m in asked if m[0].split("\x04")[-1] in source}
+    assert mine
+    missing = sorted(m for m in mine if (m[0] if len(m) == 1 else (m[0], 0)) not in catalog)
+    assert missing == [], missing

@@ -3,25 +3,34 @@
 One ``BagOfIceScreen`` (a ``SessionScreen``) draws whatever the position
 asks for, so a new game, Resume and History all land on the right screen:
 
-* ``decide``: the turn screen: the active player and banked total, the turn
-  score in large digits (the best arrangement of the pieces drawn, B-5), the
-  pieces (the newest inverted), the chance that the next draw busts and the
-  bank/draw hint (B-9), then "Roll & draw" (OK, one press; its line shows the
-  expected final turn score under the best policy) and "Bank" (DOWN OK; its
-  line shows the new total);
+* ``decide``: the turn screen: whose turn and the turn score in the large
+  font (the best arrangement of the pieces drawn, B-5), the pieces (the
+  newest inverted), the chance that the next draw busts and the bank/draw
+  hint (B-9; "bank" when banking reaches the target), then "Roll & draw"
+  (OK, one press; its line shows the expected final turn score under the
+  best policy, or the chance to win, B-10) and "Bank" (DOWN OK; its line
+  shows the new total);
 * ``size``: a two-size face: each size with its bust chance and expected
   final turn score (B-4, B-9);
 * physical die and bag (B-8): ``roll`` asks the face rolled, ``draw`` the
   piece drawn (only pieces of the asked size that the bag still holds), and
   every turn phase offers "Rule broken: bust"; ``rolloff`` asks each
   roll-off roll (B-3), ``start`` who starts;
-* ``over``: the winner (B-6).
+* ``over``: the winner and the total in the large font (B-6).
 
 After each action the device shows what happened on its own screen: the
 roll-off rolls and who starts (B-3), the bank summary with each tree and its
 value and the loose pieces (B-5), the bust (B-4, B-8). LEFT/RIGHT (or the
 session menu) show the scoreboard, where OK shows a player's turns; hold OK
 (or the session menu) shows the odds in full (B-9).
+
+Words (issues 13 and 21): every text goes through the catalog
+(``companion.i18n``) when it is drawn; ruling ids stay in this code and the
+session menu's "Why (rules)" page (``why_lines``), never in a title or a
+row; sizes, colours and faces are words, piece codes (``yL``) only in the
+lists of pieces, with their legend on the odds and Why pages; a name is
+shortened with ``names.short_names`` (alike and distinct) wherever a screen
+has less room than 12 characters, so instructions and numbers are never cut.
 """
 from __future__ import annotations
 
@@ -130,10 +139,6 @@ def face_words(face: DieFace) -> str:
 
 def pips_text(n: int) -> str:
     return ngettext("{n} pip", "{n} pips", n).format(n=n)
-
-
-def points_text(n: int) -> str:
-    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def name_of(st: BagOfIceState, seat: int | None) -> str:
@@ -730,7 +735,9 @@ class BagOfIceScreen(SessionScreen):
         adv = self.advice()
         self.big_band(c)
         w = self.win()
-        head = Item(_("size?"), right=f"{_('bust'):>5} {(_('win') if w is not None else _('avg')):>5}")
+        bust = _("bust")
+        figure = _("win") if w is not None else _("avg")
+        head = Item(_("size?"), right=f"{bust:>5} {figure:>5}")
         c.row(1, fit(item_text(head, ChoiceList.ROOM), ChoiceList.ROOM), x=ROW_X)
         self.list.render(c, rows, 2, 2)
         if self.show_hints and st.face is not None and w is not None:
@@ -783,24 +790,27 @@ class BagOfIceScreen(SessionScreen):
             c.text(1, TITLE_H + n * LINE_H, footer)
 
     def render_winner(self, c: Canvas) -> None:
-        """The winner's name large (B-6), the total, then the others by total."""
+        """The winner's name and total in the large font (B-6), then the others by total."""
         st: BagOfIceState = self.state
         w = st.winner
         assert w is not None
         c.title(_("Winner"), _("turn {n}").format(n=st.turn))
-        c.center(TITLE_H + 2, short_of(st, w, WIDTH // (2 * CHAR_W)), scale=2)
-        c.center(TITLE_H + 23, first_fit(_("{points}, target {n}").format(points=points_text(st.totals[w]),
-                                                                          n=st.target), points_text(st.totals[w])))
+        c.center(TITLE_H + 1, short_of(st, w, WIDTH // (2 * CHAR_W)), scale=2)
+        total = str(st.totals[w])
+        c.big(1, TITLE_H + 21, total, 2)
+        x = 1 + len(total) * 2 * CHAR_W + CHAR_W
+        room = (WIDTH - x) // CHAR_W
+        c.text(x, TITLE_H + 21, first_fit(ngettext("point", "points", st.totals[w]), width=room))
+        c.text(x, TITLE_H + 31, first_fit(_("target {n}").format(n=st.target), str(st.target), width=room))
         others = sorted((i for i in range(st.n) if i != w), key=lambda i: (-st.totals[i], i))
         short = short_names(st.players, 6)
-        lines = [""]
-        for i in others:  # the others by total, two lines at most (all: OK, the scoreboard)
+        line = ""
+        for i in others:  # the others by total, one line (all: OK, the scoreboard)
             cell = f"{short[i]} {st.totals[i]}"
-            if lines[-1] and len(lines[-1]) + 2 + len(cell) > COLS:
-                lines.append("")
-            lines[-1] += ("  " if lines[-1] else "") + cell
-        for k, line in enumerate(lines[:2]):
-            c.text(1, TITLE_H + 33 + k * LINE_H, line)
+            if len(line) + 2 + len(cell) > COLS:
+                break
+            line += ("  " if line else "") + cell
+        c.text(1, TITLE_H + 42, line)
 
     # ------------------------------------------------------------ keys
 
