@@ -416,7 +416,7 @@ class ScoreScreen(Screen):
         if key in (Key.UP, Key.DOWN):
             self.index = stepped(self.index, key, st.n)
         elif key == Key.OK:
-            app.push(Report(titled("{name}: " + str(st.totals[self.index]), st, self.index),
+            app.push(Report(titled(_("{name}: {n}").format(n=st.totals[self.index], name="{name}"), st, self.index),
                             history_lines(st, self.index)))
         elif key in (Key.BACK, Key.LEFT, Key.RIGHT):
             app.pop()
@@ -684,7 +684,8 @@ class BagOfIceScreen(SessionScreen):
         st: BagOfIceState = self.state
         score = str(self.advice().bank_score)
         c.big(WIDTH - len(score) * 2 * CHAR_W, 0, score, 2)
-        c.big(0, 0, short_of(st, st.active, BIG_NAME), 2)
+        who = short_of(st, st.active, BIG_NAME) if st.n > 1 else _("turn {n}").format(n=st.turn)  # solo: the turn
+        c.big(0, 0, first_fit(who, width=BIG_NAME), 2)
 
     def hint_line(self, c: Canvas, y: int) -> None:
         """The chance that the next draw busts and the hint (B-9) or the advice to win (B-10)."""
