@@ -23,6 +23,8 @@ import pytest
 from companion import i18n
 from companion.config import Settings
 from companion.io import Key
+from companion.journal import Journal
+from companion.ui.app import App
 from companion.ui import draw
 from companion.ui.bag_of_ice import BROKEN_LABEL, BagOfIceScreen, BustScreen, OddsScreen, ScoreScreen, Summary
 from companion.ui.common import OptionsSetup, PlayersSetup, Report
@@ -30,7 +32,12 @@ from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, NumberPicker
 
 from .i18n_util import pseudo_language, untranslated
-from .screens_util import make_app
+from .screens_util import fixed_clock
+
+
+def make_app(tmp_path, seed: int = 7, settings: Settings | None = None) -> App:
+    """screens_util.make_app with the journal in memory: the scripts press thousands of keys."""
+    return App(Journal(":memory:", clock=fixed_clock()), settings or Settings(), rng=random.Random(seed))
 
 LONG = ("Alexandrinee", "Bartholomews", "Christophers", "Dominiqueeee", "Evangelinaaa", "Maximilianes",
         "Alexandrinea", "Bartholomewz", "Guillermines", "Henriettaaaa", "Isabellinaaa", "Jacquelinees")
@@ -184,7 +191,8 @@ def setup_keys(n: int, *, physical: bool, target_left: int, start: int = 0) -> s
     """From the main menu: New game, Bag of Ice, ``n`` players (default 3), names as they are,
     target 60 - 10 * target_left, the die and bag, the start option moved ``start`` times."""
     count = ["up"] * (n - 3) if n >= 3 else ["down"] * (3 - n)
-    keys = ["ok", "down", "ok", *count, "ok", "ok", "down", *["left"] * target_left, "down"]
+    move = ["left"] * target_left if target_left >= 0 else ["right"] * -target_left
+    keys = ["ok", "down", "ok", *count, "ok", "ok", "down", *move, "down"]
     if physical:
         keys.append("ok")
     if n > 1:
@@ -200,6 +208,8 @@ SCRIPTS = [  # (players, physical, target 60 - 10 * left, start option presses, 
     (4, False, 3, 1, 4),    # virtual, random start
     (5, True, 4, 2, 5),     # physical, the first player starts
     (1, False, 4, 0, 6),    # solo practice
+    (3, False, -14, 0, 7),  # target 200: three-digit totals
+    (2, False, -4, 0, 8),   # target 100, the most the advice to win plays for
 ]
 
 
