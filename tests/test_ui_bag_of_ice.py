@@ -252,7 +252,7 @@ def test_turn_screen_shows_total_score_pieces_odds_and_hint_B9(tmp_path):
     assert isinstance(app.top, OddsScreen)
     b = adv.bust_chance
     assert app.top.lines[:2] == [f"bust chance {pct(b)}", f"exactly {b.numerator}/{b.denominator}"]
-    assert app.top.lines[2:5] == ["small: 1/8", "medium: 1/5", "large: 1/3"]  # reds left / pieces left
+    assert app.top.lines[2:5] == ["small: 1 red of 8", "medium: 1 red of 5", "large: 1 red of 3"]
     assert app.top.lines[6:8] == [f"bank: {adv.bank_score}", f"hint: {adv.hint}"]
     press(app, "release")
     assert isinstance(app.top, BagOfIceScreen)

@@ -158,12 +158,22 @@ def titled(template: str, st: BagOfIceState, seat: int | None, right: str = "") 
     return template.replace("{name}", short_of(st, seat, room))
 
 
+def packed(entries: list[str], width: int = COLS - 1) -> list[str]:
+    """``entries`` on as few lines of ``width`` as they fill, two spaces apart, none split."""
+    lines = [""]
+    for e in entries:
+        if lines[-1] and len(lines[-1]) + 2 + len(e) > width:
+            lines.append("")
+        lines[-1] += ("  " if lines[-1] else "") + e
+    return lines
+
+
 def legend() -> list[str]:
-    """What the piece codes mean (the codes stay where a grid needs them)."""
-    colors = ", ".join(f"{c.letter} {color_word(c)}" for c in (Color.YELLOW, Color.GREEN, Color.CYAN,
-                                                              Color.PURPLE, Color.RED))
-    sizes = ", ".join(f"{s.letter} {size_word(s)}" for s in (Size.SMALL, Size.MEDIUM, Size.LARGE))
-    return [_("pieces: colour, then size"), colors, sizes]
+    """What the piece codes mean (the codes stay where a list of pieces needs them)."""
+    colors = [f"{c.letter} {color_word(c)}" for c in (Color.YELLOW, Color.GREEN, Color.CYAN, Color.PURPLE,
+                                                        Color.RED)]
+    sizes = [f"{s.letter} {size_word(s)}" for s in (Size.SMALL, Size.MEDIUM, Size.LARGE)]
+    return [_("pieces: colour, then size")] + packed(colors) + packed(sizes)
 
 
 def rolloff_lines(st: BagOfIceState) -> list[str]:
@@ -445,8 +455,9 @@ def odds_lines(st: BagOfIceState, adv: Advice, hints: bool) -> list[str]:
         lines = [_("rolled {face}, per size:").format(face=face_words(st.face))]
         for s in st.face.sizes:
             o = adv.per_size[s]
-            lines.append(_("{size}: bust {reds}/{left} {p}").format(size=size_word(s), reds=o.reds, left=o.left,
-                                                                  p=pct(o.bust_chance)))
+            lines.append(_("{size}: bust {p}").format(size=size_word(s), p=pct(o.bust_chance)))
+            lines.append("  " + ngettext("{reds} red of {left}", "{reds} red of {left}", o.left).format(
+                reds=o.reds, left=o.left))
             lines.append(_("  then avg {n}").format(n=avg(o.expected)))
         if hints:
             lines.append(_("hint: {size}").format(size=size_word(adv.size_choice[st.face])))
@@ -454,13 +465,13 @@ def odds_lines(st: BagOfIceState, adv: Advice, hints: bool) -> list[str]:
         b = adv.bust_chance
         lines = [_("bust chance {p}").format(p=pct(b)),
                  _("exactly {a}/{b}").format(a=b.numerator, b=b.denominator)]
-        lines += [_("{size}: {reds}/{left}").format(size=size_word(s), reds=o.reds, left=o.left)
-                  for s, o in sorted(adv.per_size.items())]
+        lines += [_("{size}: {red}").format(size=size_word(s), red=ngettext(
+            "{reds} red of {left}", "{reds} red of {left}", o.left).format(reds=o.reds, left=o.left))
+            for s, o in sorted(adv.per_size.items())]
         lines += [_("roll on: avg {n}").format(n=avg(adv.expected_continue)),
                   _("bank: {n}").format(n=adv.bank_score)]
         if hints:
             lines.append(_("hint: {hint}").format(hint=hint_word(adv.hint)))
-    lines.append(_("1/7: reds left / pieces left of that size"))
     lines.append(_("avg: expected final turn score with the best play, a bust = 0"))
     return lines + legend()
 
@@ -608,6 +619,8 @@ class BagOfIceScreen(SessionScreen):
             self.do(a, m)
         if isinstance(m, Broken):
             return Item(_(BROKEN_LABEL), self.broken)
+        if isinstance(m, Start):  # B-3: the table names the start player
+            return Item(st.players[m.seat], act)
         if isinstance(m, Face) and st.phase == Phase.ROLLOFF:  # B-3: the pip totals decide
             return Item(face_words(m.face), act, right=str(m.face.pips))
         if isinstance(m, Face):  # B-2
