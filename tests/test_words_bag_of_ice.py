@@ -28,6 +28,7 @@ from companion.ui.app import App
 from companion.ui import draw
 from companion.ui.bag_of_ice import BROKEN_LABEL, BagOfIceScreen, BustScreen, OddsScreen, ScoreScreen, Summary
 from companion.ui.common import OptionsSetup, PlayersSetup, Report
+from companion.names import short_names
 from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, NumberPicker
 
@@ -341,3 +342,42 @@ def test_every_message_drawn_is_in_the_french_catalog(tmp_path, monkeypatch):
     assert mine
     missing = sorted(m for m in mine if (m[0] if len(m) == 1 else (m[0], 0)) not in catalog)
     assert missing == [], missing
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_whose_turn_scores_and_verdicts_are_large(tmp_path, language, monkeypatch):
+    """Read across the table (issue 13): whose turn and the turn score, the bust, the winner and
+    the totals are drawn with Canvas.big."""
+    bigs: list[str] = []
+    real_big = draw.Canvas.big
+    monkeypatch.setattr(draw.Canvas, "big", lambda c, x, y, s, scale=2, **kw: (bigs.append(s),
+                                                                                real_big(c, x, y, s, scale, **kw)))
+    app = make_app(tmp_path, seed=4, settings=Settings(players=LONG[:3], language=language))
+    w = Walk(app)
+    w.keys(setup_keys(3, physical=False, target_left=3) + ",ok")
+    seen = set()
+    for _ in range(600):
+        top = app.top
+        bigs.clear()
+        w.draw()
+        if isinstance(top, BagOfIceScreen):
+            st = top.state
+            if st.phase == "decide":
+                short = short_names(st.players, 7)[st.active]
+                assert short in bigs and str(top.advice().bank_score) in bigs
+                seen.add("turn")
+            elif st.phase == "over":
+                assert st.players[st.winner][:10] in bigs and str(st.totals[st.winner]) in bigs
+                w.key("ok")  # the scoreboard
+                bigs.clear()
+                w.draw()
+                assert [str(t) for t in st.totals] == [b for b in bigs if b.isdigit()]
+                seen.add("over")
+                break
+            w.keys("ok" if st.phase != "decide" or len(st.drawn) < 3 else "down,ok")
+        else:
+            if isinstance(top, BustScreen):
+                assert i18n._("BUST!") in bigs
+                seen.add("bust")
+            w.key("ok")
+    assert seen == {"turn", "bust", "over"}
