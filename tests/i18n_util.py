@@ -15,7 +15,7 @@ from companion import i18n
 from companion.ui import draw
 
 WORD = re.compile(r"[A-Za-z]{2,}")
-PIECE = re.compile(r"^[rygbkwRYGBKW][SMLsml]$")
+PIECE = re.compile(r"^[rygbkwcpRYGBKWCP][SMLsml]$")
 LANGUAGE_FREE = {"OK", "Aa", "abc", PSEUDO_CODE := "qps"}
 """Button and key names printed on them, the keyboard's case key and letter page, the pseudo code."""
 FILE = re.compile(r"\S+\.(db|toml|csv|png|json)\b")  # file names are the user's

@@ -90,14 +90,14 @@ def test_default_setup_rolls_off_and_shows_each_roll_B3(tmp_path):
     assert game_screen(app).session.setup == {"players": ["Ann", "Bob", "Cat"], "target": 60,
                                                "start": "rolloff", "die": "virtual", "bag": "virtual"}
     assert st.phase == "decide" and st.target == 60 and st.start == st.active and st.rolloff
-    assert isinstance(app.top, Report) and app.top.title == "Roll-off (B-3)"
+    assert isinstance(app.top, Report) and app.top.title == "Roll-off"
     lines = app.top.lines
     best = max(f.pips for s, f in st.rolloff[-1] if s == st.start)
     assert lines[0] == f"{st.players[st.start]} starts: {best} pips"
     rolls = [ln for ln in lines[1:] if not ln.startswith("tie")]
     assert len(rolls) == sum(len(r) for r in st.rolloff)  # every roll is shown
     for line, (seat, face) in zip(rolls, [x for r in st.rolloff for x in r]):
-        assert line.split() == [st.players[seat], face.label, str(face.pips), "pip" if face.pips == 1 else "pips"]
+        assert line.split() == [st.players[seat], str(face.pips), "pip" if face.pips == 1 else "pips"]
     for k in range(1, len(st.rolloff)):  # B-3: only the tied highest roll again
         prev = st.rolloff[k - 1]
         top = max(f.pips for _, f in prev)
@@ -111,7 +111,10 @@ def test_physical_rolloff_enters_each_roll_and_the_tied_roll_again_B3(tmp_path):
     press(app, PHYSICAL_ROLLOFF)
     st = state(app)
     assert st.phase == "rolloff" and st.roller == 0
-    assert [r.label.strip() for r in game_screen(app).rows()] == ["S", "M", "L", "S/M", "S/L", "M/L"]
+    rows = game_screen(app).rows()  # each face in words, its pip total on the right (B-2, B-3)
+    assert [r.label for r in rows] == ["small", "medium", "large", "small or medium", "small or large",
+                                       "medium or large"]
+    assert [r.right for r in rows] == ["1", "2", "3", "3", "4", "5"]
     press(app, down_ok(3) + "," + down_ok(5) + "," + down_ok(5))  # Ann S/M 3, Bob M/L 5, Cat M/L 5
     st = state(app)
     assert st.phase == "rolloff" and st.contenders == (1, 2) and st.roller == 1  # the tied roll again
@@ -128,7 +131,7 @@ def test_random_start_is_shown_and_the_table_may_name_one_after_an_undo_B3(tmp_p
     st = state(app)
     assert st.start is not None and not st.rolloff
     assert isinstance(app.top, Report) and " ".join(app.top.lines) == (
-        f"{st.players[st.start]} starts (drawn at random, B-3).")
+        f"{st.players[st.start]} starts (drawn at random).")
     (tmp_path / "p").mkdir()
     app = make_app(tmp_path / "p", settings=NAMES)
     press(app, "ok,down,ok,ok,ok,down,down,ok,down,ok,up,up,up,ok")  # physical, random: the device picks
@@ -192,9 +195,9 @@ def test_one_ok_rolls_and_draws_B4(tmp_path):
         adv = advice_for(st)
         for r, s in zip(rows, face.sizes):  # each size with its bust chance and its average (B-9)
             o = adv.per_size[s]
-            assert r.label.split() == [{Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}[s],
-                                       f"1/{st.bag.count_size(s)}", f"{round(float(st.bust_chance(s)) * 100)}%",
-                                       avg(o.expected)]
+            assert [r.label] + r.right.split() == [
+                {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}[s],
+                f"{round(float(st.bust_chance(s)) * 100)}%", avg(o.expected)]
         press(app, "ok")
         assert moves(app)[n0 + 2:n0 + 4][0] == f"size {face.sizes[0].letter}"
         seen_two += 1
@@ -218,11 +221,11 @@ def test_bank_in_two_presses_shows_the_arrangement_B5_B7(tmp_path):
     bank = "down,ok"
     assert keys_count(bank) == 2
     press(app, bank)
-    assert isinstance(app.top, Report) and app.top.title == "Ann banks 32" and app.top.right == "B-5"
+    assert isinstance(app.top, Report) and app.top.title == "Ann banks 32" and app.top.right == ""
     # the rules' example: "swapping the purple small for the yellow or cyan small
     # does not change the points"; the device scored this one of them
-    assert app.top.lines == ["yL yM yS yellow  +20",
-                             "gL cM cS mixed   +10",
+    assert app.top.lines == ["yellow tree      +20",
+                             "tree gL cM cS    +10",
                              "loose pS yS       +2",
                              "total 0 + 32 = 32"]
     assert_matches_reference(app.frame(), "boi_bank")
@@ -249,15 +252,15 @@ def test_turn_screen_shows_total_score_pieces_odds_and_hint_B9(tmp_path):
     assert isinstance(app.top, OddsScreen)
     b = adv.bust_chance
     assert app.top.lines[:2] == [f"bust chance {pct(b)}", f"exactly {b.numerator}/{b.denominator}"]
-    assert app.top.lines[2] == "S 1/8  M 1/5  L 1/3"  # reds left / pieces left per size
-    assert app.top.lines[4] == f"bank: {adv.bank_score}  hint: {adv.hint}"
+    assert app.top.lines[2:5] == ["small: 1 red of 8", "medium: 1 red of 5", "large: 1 red of 3"]
+    assert app.top.lines[6:8] == [f"bank: {adv.bank_score}", f"hint: {adv.hint}"]
     press(app, "release")
     assert isinstance(app.top, BagOfIceScreen)
 
     # Hints off (Settings > BoI hints): the same screen without the hint, the odds kept.
     app.save_settings(Settings(players=NAMES.players, boi_hints=False))
     press(app, "hold-ok")
-    assert app.top.lines[4] == f"bank: {adv.bank_score}" and not any("hint" in ln for ln in app.top.lines)
+    assert app.top.lines[6] == f"bank: {adv.bank_score}" and not any("hint" in ln for ln in app.top.lines)
     press(app, "release")
     off = app.frame()
     band = (0, 31, 128, 41)  # the odds line
@@ -275,8 +278,8 @@ def test_two_size_face_asks_the_size_with_each_bust_chance_B4_B9(tmp_path):
     st = state(app)
     assert st.phase == "size" and st.face == DieFace.SL and st.active == 1
     rows = game_screen(app).rows()
-    assert [r.label.split()[:3] for r in rows] == [["small", "1/9", "11%"], ["large", "1/5", "20%"],
-                                                   ["Rule", "broken:", "bust"]]
+    assert [r.label for r in rows] == ["small", "large", "Rule broken: bust"]
+    assert [r.right.split()[0] for r in rows[:2]] == ["11%", "20%"]
     assert_matches_reference(app.frame(), "boi_size")
     press(app, "down,ok")  # large
     st = state(app)
@@ -357,7 +360,8 @@ def test_a_refused_entry_shows_its_reason_and_changes_nothing_B8(tmp_path, monke
     monkeypatch.setattr(screen, "rows", lambda: [Item("yM", lambda a: screen.do(a, Got(Piece.parse("yM"))))])
     press(app, "ok")
     assert isinstance(app.top, Message) and app.top.title == "Not allowed"
-    assert app.top.text == "yM is a medium, but the face S asks for a small (B-8)"
+    assert app.top.text == "yM is a medium, but the face S asks for a small"  # the ruling id stays off the screen
+    assert app.last_error.endswith("(B-8)")  # and in the log, the console and this test
     assert state(app) == before and len(moves(app)) == n0
 
 
@@ -376,11 +380,11 @@ def test_scoreboard_and_turn_history(tmp_path):
     press(app, "right")
     assert isinstance(app.top, ScoreScreen) and app.top.index == 0  # Ann's turn again
     press(app, "ok")
-    assert app.top.lines == ["1 banked, 0 bust", "R1 +5: gL gM", "now: 0"]
+    assert app.top.lines == ["1 bank, 0 busts", "turn 1: +5 gL gM", "now: 0"]
     press(app, "ok,down,ok")
-    assert app.top.title == "Bob: 0" and app.top.lines == ["0 banked, 1 bust", "R1 bust rS, lost 2"]
+    assert app.top.title == "Bob: 0" and app.top.lines == ["0 banks, 1 bust", "turn 1: bust, lost 2"]
     press(app, "ok,down,ok")
-    assert app.top.lines == ["1 banked, 0 bust", "R1 +0: nothing drawn"]
+    assert app.top.lines == ["1 bank, 0 busts", "turn 1: nothing drawn"]
     press(app, "ok,left")
     assert isinstance(app.top, BagOfIceScreen)
 

@@ -21,7 +21,7 @@ from ..errors import CompanionError, JournalWriteError
 from ..io import Key
 from ..journal import Journal
 from ..session import Session
-from .draw import Canvas
+from .draw import Canvas, plain
 from .widgets import Confirm, Message, Screen
 
 
@@ -157,7 +157,7 @@ class App:
             self.message(_("{error}. Nothing was changed.").format(error=e), title=_("Not saved"))
         except CompanionError as e:
             self.last_error = str(e)
-            self.message(str(e), title=_("Not allowed"))
+            self.message(plain(str(e)), title=_("Not allowed"))
 
     def frame(self) -> Image.Image:
         c = Canvas()

@@ -3,25 +3,34 @@
 One ``BagOfIceScreen`` (a ``SessionScreen``) draws whatever the position
 asks for, so a new game, Resume and History all land on the right screen:
 
-* ``decide``: the turn screen: the active player and banked total, the turn
-  score in large digits (the best arrangement of the pieces drawn, B-5), the
-  pieces (the newest inverted), the chance that the next draw busts and the
-  bank/draw hint (B-9), then "Roll & draw" (OK, one press; its line shows the
-  expected final turn score under the best policy) and "Bank" (DOWN OK; its
-  line shows the new total);
+* ``decide``: the turn screen: whose turn and the turn score in the large
+  font (the best arrangement of the pieces drawn, B-5), the pieces (the
+  newest inverted), the chance that the next draw busts and the bank/draw
+  hint (B-9; "bank" when banking reaches the target), then "Roll & draw"
+  (OK, one press; its line shows the expected final turn score under the
+  best policy, or the chance to win, B-10) and "Bank" (DOWN OK; its line
+  shows the new total);
 * ``size``: a two-size face: each size with its bust chance and expected
   final turn score (B-4, B-9);
 * physical die and bag (B-8): ``roll`` asks the face rolled, ``draw`` the
   piece drawn (only pieces of the asked size that the bag still holds), and
   every turn phase offers "Rule broken: bust"; ``rolloff`` asks each
   roll-off roll (B-3), ``start`` who starts;
-* ``over``: the winner (B-6).
+* ``over``: the winner and the total in the large font (B-6).
 
 After each action the device shows what happened on its own screen: the
 roll-off rolls and who starts (B-3), the bank summary with each tree and its
 value and the loose pieces (B-5), the bust (B-4, B-8). LEFT/RIGHT (or the
 session menu) show the scoreboard, where OK shows a player's turns; hold OK
 (or the session menu) shows the odds in full (B-9).
+
+Words (issues 13 and 21): every text goes through the catalog
+(``companion.i18n``) when it is drawn; ruling ids stay in this code and the
+session menu's "Why (rules)" page (``why_lines``), never in a title or a
+row; sizes, colours and faces are words, piece codes (``yL``) only in the
+lists of pieces, with their legend on the odds and Why pages; a name is
+shortened with ``names.short_names`` (alike and distinct) wherever a screen
+has less room than 12 characters, so instructions and numbers are never cut.
 """
 from __future__ import annotations
 
@@ -36,28 +45,54 @@ from ..games.bag_of_ice import (
 from ..games import boi_win
 from ..games.boi_odds import Advice, advice_for
 from ..games.boi_win import WinAdvice
+from ..i18n import N_, _, ngettext, pgettext
 from ..io import Key
-from ..pieces import DieFace, Piece, Size
+from ..names import short_names
+from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
 from .base import SessionScreen
-from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
+from .common import Option, OptionsSetup, PlayersSetup, Report, draw_scoreboard, player_defaults
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Screen, stepped
+from .widgets import ChoiceList, Item, NumberPicker, Screen, item_text, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
 
 GAME = "bag_of_ice"
-SIZE_WORD = {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}
+SIZE_WORD = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
+COLOR_WORD = {Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"),
+              Color.CYAN: N_("cyan"), Color.PURPLE: N_("purple"), Color.BLUE: N_("blue"),
+              Color.BLACK: N_("black"), Color.WHITE: N_("white"), Color.ORANGE: N_("orange"),
+              Color.CLEAR: N_("clear")}
 COLS = WIDTH // CHAR_W  # 21 characters on a line from x=1
+TITLE_COLS = (WIDTH - 2) // CHAR_W  # 21 characters in a title bar
 TARGETS = list(range(10, 201, 10))  # B-6: 60 by default, a setting per game
-BROKEN_LABEL = "Rule broken: bust"
+BROKEN_LABEL = N_("Rule broken: bust")  # B-8
 TURN = (Phase.DECIDE, Phase.ROLL, Phase.SIZE, Phase.DRAW)  # a turn under way
 ASKED = (Phase.DECIDE, Phase.SIZE)  # the player decides: the odds apply (B-9)
 ROW_X = 6  # rows start here: 20 characters, then a free column and the scroll mark
+BIG_NAME = 7  # characters of a name in the large font beside the turn score (3 digits)
+HINT_WORD = {"draw": N_("draw"), "bank": N_("bank")}  # boi_odds/boi_win hint values (B-9, B-10)
 
 
 # ---------------------------------------------------------------- text helpers
+
+
+def size_word(size: Size) -> str:
+    return _(SIZE_WORD[size])
+
+
+def color_word(color: Color) -> str:
+    return _(COLOR_WORD.get(color, color.value))
+
+
+def hint_word(hint: str) -> str:
+    return _(HINT_WORD[hint]) if hint in HINT_WORD else hint
+
+
+def decimal(text: str) -> str:
+    """``text`` with the language's decimal mark (French: a comma)."""
+    return text.replace(".", pgettext("decimal mark", "."))
 
 
 def pct(x: Fraction | float) -> str:
@@ -65,17 +100,25 @@ def pct(x: Fraction | float) -> str:
     v = float(x) * 100
     if v in (0.0, 100.0):
         return f"{v:.0f}%"
-    return f"{v:.1f}%"
+    return decimal(f"{v:.1f}%")
 
 
 def avg(x: float) -> str:
     """An expected score in at most 5 characters."""
-    return f"{x:.1f}" if x < 99.95 else f"{x:.0f}"
+    return decimal(f"{x:.1f}" if x < 99.95 else f"{x:.0f}")
 
 
 def pcs(pieces) -> str:
-    """Pieces as text in the order given; ``-`` for none."""
+    """Pieces as codes in the order given (the legend: ``LEGEND``); ``-`` for none."""
     return " ".join(str(p) for p in pieces) if pieces else "-"
+
+
+def first_fit(*texts: str, width: int = COLS) -> str:
+    """The first of ``texts`` (longest wording first) that fits ``width``; the last, cut, else."""
+    for t in texts:
+        if len(t) <= width:
+            return t
+    return fit(texts[-1], width)
 
 
 def spread(left: str, right: str, width: int = COLS) -> list[str]:
@@ -87,11 +130,50 @@ def spread(left: str, right: str, width: int = COLS) -> list[str]:
 
 
 def face_words(face: DieFace) -> str:
-    return " or ".join(SIZE_WORD[s] for s in face.sizes)
+    """A die face in words: ``small``, ``small or large`` (B-2)."""
+    if len(face.sizes) == 1:
+        return size_word(face.sizes[0])
+    a, b = face.sizes
+    return _("{a} or {b}").format(a=size_word(a), b=size_word(b))
+
+
+def pips_text(n: int) -> str:
+    return ngettext("{n} pip", "{n} pips", n).format(n=n)
 
 
 def name_of(st: BagOfIceState, seat: int | None) -> str:
     return st.players[seat] if seat is not None else "?"
+
+
+def short_of(st: BagOfIceState, seat: int | None, width: int) -> str:
+    """A player's name in ``width`` characters, cut alike and distinct from the others (names.short_names)."""
+    if seat is None:
+        return "?"
+    return short_names(st.players, max(1, width))[seat]
+
+
+def titled(template: str, st: BagOfIceState, seat: int | None, right: str = "") -> str:
+    """A title ``template`` (translated, with ``{name}``) whose name is shortened to leave the rest whole."""
+    room = TITLE_COLS - (len(right) + 1 if right else 0) - len(template.replace("{name}", ""))
+    return template.replace("{name}", short_of(st, seat, room))
+
+
+def packed(entries: list[str], width: int = COLS - 1) -> list[str]:
+    """``entries`` on as few lines of ``width`` as they fill, two spaces apart, none split."""
+    lines = [""]
+    for e in entries:
+        if lines[-1] and len(lines[-1]) + 2 + len(e) > width:
+            lines.append("")
+        lines[-1] += ("  " if lines[-1] else "") + e
+    return lines
+
+
+def legend() -> list[str]:
+    """What the piece codes mean (the codes stay where a list of pieces needs them)."""
+    colors = [f"{c.letter} {color_word(c)}" for c in (Color.YELLOW, Color.GREEN, Color.CYAN, Color.PURPLE,
+                                                        Color.RED)]
+    sizes = [f"{s.letter} {size_word(s)}" for s in (Size.SMALL, Size.MEDIUM, Size.LARGE)]
+    return [_("pieces: colour, then size")] + packed(colors) + packed(sizes)
 
 
 def rolloff_lines(st: BagOfIceState) -> list[str]:
@@ -99,37 +181,58 @@ def rolloff_lines(st: BagOfIceState) -> list[str]:
     lines: list[str] = []
     if st.start is not None and st.rolloff:
         best = max(f.pips for s, f in st.rolloff[-1] if s == st.start)
-        lines.append(f"{st.players[st.start]} starts: {best} pips")
+        lines.append(ngettext("{name} starts: {n} pip", "{name} starts: {n} pips", best).format(
+            name=st.players[st.start], n=best))
+    short = short_names(st.players, 9)
     for k, rnd in enumerate(st.rolloff):
         if not rnd:
             continue
         if k:
-            lines.append(f"tie: round {k + 1}")
+            lines.append(_("tie: round {n}").format(n=k + 1))
         for seat, face in rnd:
-            lines.append(f"{st.players[seat]:<8} {face.label:<4} {face.pips} pip{'s' if face.pips > 1 else ''}")
+            lines.append(f"{short[seat]:<9} {pips_text(face.pips)}")
     return lines
+
+
+def start_lines(st: BagOfIceState) -> list[str]:
+    assert st.start is not None
+    return [_("{name} starts (drawn at random).").format(name=st.players[st.start])]
 
 
 def turn_line(k: int, t: TurnResult, st: BagOfIceState) -> str:
-    """A player's ``k``-th finished turn (its round): ``R3 +15: gL gM gS``,
-    ``R4 bust rM, lost 12``, ``R5 rule broken, lost 3`` (B-8)."""
+    """A player's ``k``-th finished turn: ``turn 3: +15 gL gM gS``,
+    ``turn 4: bust on rM, lost 12``, ``turn 5: rule broken, lost 3`` (B-4, B-8)."""
     if t.bust:
         kept = t.pieces if t.bust_on == "broken" else t.pieces[:-1]
         lost = best_arrangement(kept, st.colors).score
-        what = "rule broken" if t.bust_on == "broken" else f"bust {t.bust_on}"
-        return f"R{k} {what}, lost {lost}"
-    return f"R{k} +{t.score}: {pcs(t.pieces)}" if t.pieces else f"R{k} +0: nothing drawn"
+        if t.bust_on == "broken":
+            return _("turn {k}: rule broken, lost {n}").format(k=k, n=lost)
+        return _("turn {k}: bust, lost {n}").format(k=k, n=lost)
+    if not t.pieces:
+        return _("turn {k}: nothing drawn").format(k=k)
+    return _("turn {k}: +{n} {pieces}").format(k=k, n=t.score, pieces=pcs(t.pieces))
 
 
 def history_lines(st: BagOfIceState, seat: int) -> list[str]:
-    """A player's total, banks and busts, then every turn, oldest first."""
+    """A player's banks and busts, then every turn, oldest first."""
     turns = st.turns_of(seat)
     banks = sum(1 for t in turns if not t.bust)
-    lines = [f"{banks} banked, {len(turns) - banks} bust" if turns else "no turn yet"]
+    busts = len(turns) - banks
+    lines = [(ngettext("{n} bank", "{n} banks", banks).format(n=banks) + ", "
+              + ngettext("{n} bust", "{n} busts", busts).format(n=busts)) if turns else _("no turn yet")]
     lines += [turn_line(k, t, st) for k, t in enumerate(turns, 1)]
     if st.phase not in (Phase.OVER, Phase.START, Phase.ROLLOFF) and st.active == seat:
-        lines.append(f"now: {st.turn_score()}" + (f" {pcs(st.drawn)}" if st.drawn else ""))
+        lines.append(_("now: {n}").format(n=st.turn_score()) + (f" {pcs(st.drawn)}" if st.drawn else ""))
     return lines
+
+
+def tree_text(pieces, kind: str) -> str:
+    if kind == "mixed":  # B-5: not all of one colour
+        return _("tree {pieces}").format(pieces=pcs(pieces))
+    try:
+        return _("{colour} tree").format(colour=color_word(Color(kind)))
+    except ValueError:
+        return _("tree {pieces}").format(pieces=pcs(pieces))
 
 
 def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
@@ -140,15 +243,16 @@ def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
     assert seat is not None
     lines: list[str] = []
     for t in arr.trees:  # 20 wide: a free column before the scroll bar of a long summary
-        lines += spread(f"{pcs(t.pieces)} {t.kind}", f"+{t.points}", COLS - 1)
+        lines += spread(tree_text(t.pieces, t.kind), f"+{t.points}", COLS - 1)
     if arr.loose:
-        lines += spread(f"loose {pcs(arr.loose)}", f"+{sum(p.pips for p in arr.loose)}", COLS - 1)
+        lines += spread(_("loose {pieces}").format(pieces=pcs(arr.loose)),
+                        f"+{sum(p.pips for p in arr.loose)}", COLS - 1)
     if not before.drawn:
-        lines.append("nothing drawn: +0 (B-4)")
+        lines.append(_("nothing drawn: +0"))
     old, new = before.totals[seat], after.totals[seat]
-    lines.append(f"total {old} + {arr.score} = {new}")
+    lines.append(_("total {old} + {n} = {new}").format(old=old, n=arr.score, new=new))
     if after.is_terminal():
-        lines.append(f"{after.players[seat]} wins! (B-6)")
+        lines.append(_("{name} wins!").format(name=after.players[seat]))
     return lines
 
 
@@ -164,20 +268,26 @@ def warm_up() -> None:
 
 def setup_screen(app: "App") -> Screen:
     """Players (1 = solo practice, 2 to 12, B-3), names, then target, die and
-    bag, start player."""
-    return players_screen("Bag of Ice", 3, 1, 12, lambda a, names: a.push(options_screen(names)),
-                          hint="solo=1, 2 to 12 (B-3)")
+    bag, start player. (common.players_screen's titles and "Next >" are
+    English in the shared code: this local copy says them in the catalog.)"""
+    def got_count(a: "App", n: int) -> None:
+        a.push(PlayersSetup(_("Names"), player_defaults(a, n),
+                            lambda a2, names: a2.push(options_screen(names)), done_label=_("Next")))
+    return NumberPicker(_("Bag of Ice: players"), 3, 1, 12, got_count, hint=_("1 = solo, 2 to 12"))
 
 
 def options_screen(names: list[str]) -> Screen:
     opts = [
-        Option("target", "Target", [(str(v), v) for v in TARGETS], index=TARGETS.index(60)),
-        Option("source", "Die & bag", [("virtual", "virtual"), ("physical", "physical")]),
+        Option("target", _("Target"), [(str(v), v) for v in TARGETS], index=TARGETS.index(60)),
+        Option("source", _("Die & bag"), [(_("virtual"), "virtual"), (_("physical"), "physical")]),
     ]
     if len(names) > 1:
-        opts.append(Option("start", "Start", [("roll-off", "rolloff"), ("random", "random")]
-                           + [(fit(n, 8), i) for i, n in enumerate(names)]))
-    return OptionsSetup("Bag of Ice: options", opts, lambda app, v: start_game(app, names, v))
+        label = _("Start")
+        short = short_names(names, 20 - 1 - len(label))
+        opts.append(Option("start", label, [(_("roll-off"), "rolloff"), (_("random"), "random")]
+                           + [(short[i], i) for i in range(len(names))]))
+    return OptionsSetup(_("Bag of Ice: options"), opts, lambda app, v: start_game(app, names, v),
+                        start_label=_("Start game"))
 
 
 def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
@@ -192,9 +302,9 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     if st.phase == Phase.START:  # physical: the device still picks at random (undo: the table names one)
         screen.do(app, pick_chance(st, session.rng))
     elif st.rolloff and st.start is not None:  # virtual roll-off: every roll at once (B-3)
-        app.push(Summary("Roll-off (B-3)", rolloff_lines(st)))
-    elif values.get("start") == "random" and st.start is not None:  # virtual: already picked
-        app.push(Summary("Start player", [f"{st.players[st.start]} starts (drawn at random, B-3)."]))
+        app.push(Summary(_("Roll-off"), rolloff_lines(st)))
+    elif values.get("start") == "random" and st.start is not None:  # virtual: already picked (B-3)
+        app.push(Summary(_("Start player"), start_lines(st)))
 
 
 def play_screen(app: "App", session: Session) -> Screen:
@@ -227,22 +337,27 @@ class BustScreen(Screen):
     busted, the points lost and who is next. OK (or any key) closes it."""
 
     def __init__(self, before: BagOfIceState, after: BagOfIceState, result: TurnResult):
-        self.name = name_of(before, result.seat)
+        self.before = before
         self.result = result
         self.lost = before.turn_score()
-        self.total = after.totals[result.seat]
-        self.next = name_of(after, after.active)
+        self.next = after.active
 
     def render(self, c: Canvas) -> None:
         c.d.rectangle((0, 0, WIDTH - 1, 33), fill=1)
-        w = 5 * CHAR_W * 3
-        c.big((WIDTH - w) // 2, 3, "BUST!", 3, invert=True)
-        r = self.result
-        why = f"{self.name}: rule broken (B-8)" if r.bust_on == "broken" else f"{self.name} drew {r.bust_on} (B-4)"
-        lost = f"turn lost: {self.lost} points" if self.lost else "turn scores 0"
-        lines = [why, lost, f"total {self.total}, next: {self.next}"]
-        for i, line in enumerate(lines):
-            c.text(1, 34 + i * LINE_H, fit(line, COLS))
+        word = _("BUST!")
+        scale = 3 if len(word) * CHAR_W * 3 <= WIDTH else 2
+        w = len(word) * CHAR_W * scale
+        c.big(max(0, (WIDTH - w) // 2), 3 if scale == 3 else 7, word, scale, invert=True)
+        r, st = self.result, self.before
+        if r.bust_on == "broken":  # B-8
+            why = titled(_("{name}: rule broken"), st, r.seat)
+        else:  # B-4
+            why = titled(_("{name} drew {piece}").format(piece=r.bust_on, name="{name}"), st, r.seat)
+        lost = (ngettext("{n} point lost", "{n} points lost", self.lost).format(n=self.lost)
+                if self.lost else _("the turn scores 0"))
+        nxt = titled(_("next: {name}"), st, self.next)
+        for i, line in enumerate([why, lost, nxt]):
+            c.text(1, 34 + i * LINE_H, first_fit(line))
 
     def on_key(self, key: Key, app: "App") -> None:
         if pass_hold_back(key, app):
@@ -261,19 +376,30 @@ def result_screens(session: Session, n0: int) -> list[Screen]:
         a: BagOfIceState = f.states[i + 1]
         m = f.moves[i].move
         if b.phase == Phase.ROLLOFF and a.phase != Phase.ROLLOFF:
-            out.append(Summary("Roll-off (B-3)", rolloff_lines(a)))
+            out.append(Summary(_("Roll-off"), rolloff_lines(a)))
         elif isinstance(m, Start):
-            out.append(Summary("Start player", [f"{a.players[m.seat]} starts (drawn at random, B-3)."]))
+            out.append(Summary(_("Start player"), start_lines(a)))
         if len(a.history) > len(b.history):
             t = a.history[-1]
             if t.bust:
                 out.append(BustScreen(b, a, t))
-            else:
-                out.append(Summary(f"{b.players[t.seat]} banks {t.score}", bank_lines(b, a), right="B-5"))
+            else:  # B-5: the arrangement scored
+                out.append(Summary(titled(_("{name} banks {n}").format(n=t.score, name="{name}"), b, t.seat),
+                                   bank_lines(b, a)))
     return out
 
 
 # ---------------------------------------------------------------- scores
+
+
+def board_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names as ``draw_scoreboard`` lays them out, shortened alike before it
+    would cut them (its cells: 1 to 6 players large, 7 to 12 small in two columns)."""
+    n = len(names)
+    if n > 6:
+        return short_names(names, 5)
+    cols = min(3, n) if n != 4 else 2
+    return short_names(names, (WIDTH // cols) // CHAR_W - 2)  # a column for the turn mark
 
 
 class ScoreScreen(Screen):
@@ -291,16 +417,17 @@ class ScoreScreen(Screen):
         if st.n > 6:  # small text in two columns of six under no title: names stay readable
             y = 0
         else:
-            c.title(f"Scores to {st.target}", "OK:turns")
+            c.title(_("Target {n}").format(n=st.target), _("OK: turns"))
         marks = [">" if i == st.active and not st.is_terminal() else "" for i in range(st.n)]
-        draw_scoreboard(c, st.players, st.totals, y=y, mark=self.index, marks=marks)
+        draw_scoreboard(c, board_names(st.players), st.totals, y=y, mark=self.index, marks=marks)
 
     def on_key(self, key: Key, app: "App") -> None:
         st: BagOfIceState = self.session.state
         if key in (Key.UP, Key.DOWN):
             self.index = stepped(self.index, key, st.n)
         elif key == Key.OK:
-            app.push(Report(f"{st.players[self.index]}: {st.totals[self.index]}", history_lines(st, self.index)))
+            app.push(Report(titled(_("{name}: {n}").format(n=st.totals[self.index], name="{name}"), st, self.index),
+                            history_lines(st, self.index)))
         elif key in (Key.BACK, Key.LEFT, Key.RIGHT):
             app.pop()
 
@@ -311,36 +438,42 @@ class ScoreScreen(Screen):
 def win_lines(st: BagOfIceState, w: WinAdvice, hints: bool) -> list[str]:
     """The chances to win the game (B-10), before B-9's figures on the odds screen."""
     if st.phase == Phase.SIZE and st.face is not None:
-        lines = ["chance to win, per size:"]
-        lines += [f"{SIZE_WORD[s]:<6} {pct(w.per_size[s])}" for s in st.face.sizes]
+        lines = [_("chance to win, per size:")]
+        lines += [f"{size_word(s):<7} {pct(w.per_size[s])}" for s in st.face.sizes]
         if hints:
-            lines.append(f"to win: {SIZE_WORD[w.size_choice[st.face]]}")
+            lines.append(_("to win: {size}").format(size=size_word(w.size_choice[st.face])))
     else:
-        lines = [f"bank: win {pct(w.bank)}", f"draw: win {pct(w.draw)}"]
+        lines = [_("bank: win {p}").format(p=pct(w.bank)), _("draw: win {p}").format(p=pct(w.draw))]
         if hints:
-            lines.append(f"to win: {w.hint}")
-    return lines + ["(both play to win)", "- best turn score -"]
+            lines.append(_("to win: {hint}").format(hint=hint_word(w.hint)))
+    return lines + [_("(both play to win)"), _("- best turn score -")]
 
 
 def odds_lines(st: BagOfIceState, adv: Advice, hints: bool) -> list[str]:
     """The odds before a decision in full (B-9), exact fractions included."""
     if st.phase == Phase.SIZE and st.face is not None:
-        lines = [f"rolled {st.face}, per size:"]
+        lines = [_("rolled {face}, per size:").format(face=face_words(st.face))]
         for s in st.face.sizes:
             o = adv.per_size[s]
-            lines.append(f"{SIZE_WORD[s]:<6} bust {o.reds}/{o.left} {pct(o.bust_chance)}")
-            lines.append(f"{'':<7}then avg {avg(o.expected)}")
+            lines.append(_("{size}: bust {p}").format(size=size_word(s), p=pct(o.bust_chance)))
+            lines.append("  " + ngettext("{reds} red of {left}", "{reds} red of {left}", o.left).format(
+                reds=o.reds, left=o.left))
+            lines.append(_("  then avg {n}").format(n=avg(o.expected)))
         if hints:
-            lines.append(f"hint: {SIZE_WORD[adv.size_choice[st.face]]}")
+            lines.append(_("hint: {size}").format(size=size_word(adv.size_choice[st.face])))
     else:
         b = adv.bust_chance
-        lines = [f"bust chance {pct(b)}", f"exactly {b.numerator}/{b.denominator}",
-                 "  ".join(f"{s.letter} {o.reds}/{o.left}" for s, o in sorted(adv.per_size.items())),
-                 f"roll on: avg {avg(adv.expected_continue)}",
-                 f"bank: {adv.bank_score}" + (f"  hint: {adv.hint}" if hints else "")]
-    lines.append("1/7: reds left / pieces left of that size")
-    lines.append("avg: expected final turn score with the best play, a bust = 0")
-    return lines
+        lines = [_("bust chance {p}").format(p=pct(b)),
+                 _("exactly {a}/{b}").format(a=b.numerator, b=b.denominator)]
+        lines += [_("{size}: {red}").format(size=size_word(s), red=ngettext(
+            "{reds} red of {left}", "{reds} red of {left}", o.left).format(reds=o.reds, left=o.left))
+            for s, o in sorted(adv.per_size.items())]
+        lines += [_("roll on: avg {n}").format(n=avg(adv.expected_continue)),
+                  _("bank: {n}").format(n=adv.bank_score)]
+        if hints:
+            lines.append(_("hint: {hint}").format(hint=hint_word(adv.hint)))
+    lines.append(_("avg: expected final turn score with the best play, a bust = 0"))
+    return lines + legend()
 
 
 class OddsScreen(Report):
@@ -414,9 +547,9 @@ class BagOfIceScreen(SessionScreen):
         if before is None or st.start is None or (before.rolloff, before.start) == (st.rolloff, st.start):
             return
         if st.rolloff:
-            app.push(Summary("Roll-off again (B-3)", rolloff_lines(st)))
+            app.push(Summary(_("Roll-off again"), rolloff_lines(st)))
         elif before.start is not None:
-            app.push(Summary("Start player", [f"{st.players[st.start]} starts (drawn at random, B-3)."]))
+            app.push(Summary(_("Start player"), start_lines(st)))
 
     def advice(self) -> Advice:
         st = self.state
@@ -429,18 +562,43 @@ class BagOfIceScreen(SessionScreen):
 
     def broken(self, app: "App") -> None:
         st: BagOfIceState = self.state
-        app.confirm(f"{BROKEN_LABEL} for {name_of(st, st.active)} (B-8)?", lambda a: self.do(a, Broken()))
+        app.confirm(_("A rule was broken: {name} busts?").format(name=name_of(st, st.active)),
+                    lambda a: self.do(a, Broken()), yes=_("Bust"), no=_("Cancel"), title=_("Rule broken"))
 
     def menu_items(self, app: "App") -> list[Item]:
-        items = [Item("Scores", lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
+        items = [Item(_("Scores"), lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
         if self.state.phase in ASKED:
-            items.append(Item("Odds", lambda a: (a.pop(), self.show_odds(a))))
+            items.append(Item(_("Odds"), lambda a: (a.pop(), self.show_odds(a))))
         if self.state.physical and self.turn_live():
-            items.append(Item(BROKEN_LABEL, lambda a: (a.pop(), self.broken(a))))
+            items.append(Item(_(BROKEN_LABEL), lambda a: (a.pop(), self.broken(a))))
         return items
 
     def session_title(self) -> str:
-        return f"Bag of Ice #{self.session.id}"
+        return _("Bag of Ice #{n}").format(n=self.session.id)
+
+    def why_lines(self) -> list[str]:
+        """The rulings behind what the screen shows now (the session menu's "Why" page)."""
+        st: BagOfIceState = self.state
+        ph = st.phase
+        out: list[str] = []
+        if ph in (Phase.ROLLOFF, Phase.START):
+            out.append(_("B-3: everybody rolls, the highest pip total starts; a tie rolls again"))
+        if ph in TURN:
+            out.append(_("B-4: roll, then draw a piece of that size; red busts the turn"))
+            out.append(_("B-1: the bag's pieces, as colour and size:"))
+            out += legend()[1:]
+        if ph == Phase.DECIDE:
+            out.append(_("B-5: banking scores the best arrangement: trees, then loose pips"))
+        if ph in (Phase.ROLL, Phase.SIZE, Phase.DRAW):
+            out.append(_("B-2: the die shows small, medium, large or two sizes"))
+        if st.physical and ph in TURN:
+            out.append(_("B-8: a rule broken at the table busts"))
+        if ph in ASKED:
+            out.append(_("B-9: exact odds from the bag; the hint banks when banking wins"))
+            if self.win_applies():
+                out.append(_("B-10: two players: the advice plays to win the game"))
+        out.append(_("B-6: the first to reach the target ({n}) wins at once").format(n=st.target))
+        return out
 
     def show_odds(self, app: "App") -> None:
         st: BagOfIceState = self.state
@@ -448,7 +606,7 @@ class BagOfIceScreen(SessionScreen):
         w = self.win()
         if w is not None:
             lines = win_lines(st, w, app.settings.boi_hints) + lines
-        app.push(OddsScreen("Odds", lines, right=name_of(st, st.active)))
+        app.push(OddsScreen(titled(_("Odds: {name}"), st, st.active), lines))
 
     # ------------------------------------------------------------ rows of the decision
 
@@ -460,34 +618,44 @@ class BagOfIceScreen(SessionScreen):
         def act(a: "App") -> None:
             self.do(a, m)
         if isinstance(m, Broken):
-            return Item(BROKEN_LABEL, self.broken)
+            return Item(_(BROKEN_LABEL), self.broken)
+        if isinstance(m, Start):  # B-3: the table names the start player
+            return Item(st.players[m.seat], act)
         if isinstance(m, Face) and st.phase == Phase.ROLLOFF:  # B-3: the pip totals decide
-            pips = m.face.pips
-            return Item(f"{m.face.label:<4}", act, right=f"{pips} pip{'s' if pips > 1 else ''}")
-        if isinstance(m, Face):
-            return Item(f"{m.face.label:<4}{face_words(m.face)}", act)
-        if isinstance(m, Got):
+            return Item(face_words(m.face), act, right=str(m.face.pips))
+        if isinstance(m, Face):  # B-2
+            return Item(face_words(m.face), act)
+        if isinstance(m, Got):  # B-8: the piece drawn, its colour in words
             n = st.bag.count(m.piece)
             bust = m.piece.color == st.colors[0]
-            return Item(f"{m.piece.color.value} {m.piece}", act,
-                        right="BUST" if bust else (f"{n} left" if n > 1 else ""))
-        if isinstance(m, PickSize):
+            return Item(f"{color_word(m.piece.color)} {m.piece}", act,
+                        right=_("BUST") if bust else (ngettext("{n} left", "{n} left", n).format(n=n)
+                                                      if n > 1 else ""))
+        if isinstance(m, PickSize):  # B-9: bust chance and expected score (or win chance, B-10) per size
             o_ = self.advice().per_size[m.size]
             w = self.win()
-            chance = f"{o_.reds}/{o_.left} {round(float(o_.bust_chance) * 100):>3}%"
-            figure = f"{round(w.per_size[m.size] * 100):>3}%" if w is not None else f"{avg(o_.expected):>4}"
-            return Item(f"{SIZE_WORD[m.size]:<6} {chance} {figure}", act)
+            figure = f"{round(w.per_size[m.size] * 100)}%" if w is not None else avg(o_.expected)
+            return Item(size_word(m.size), act,
+                        right=f"{round(float(o_.bust_chance) * 100):>4}% {figure:>5}")
         if isinstance(m, Roll):
             w = self.win()
-            right = f"win {round(w.draw * 100)}%" if w is not None else f"avg {avg(self.advice().expected_continue)}"
-            return Item("Roll & draw", act, right=right)
+            right = (_("win {p}").format(p=f"{round(w.draw * 100)}%") if w is not None
+                     else _("avg {n}").format(n=avg(self.advice().expected_continue)))
+            return Item(_("Roll & draw"), act, right=right)
         if isinstance(m, Bank):
             adv = self.advice()
             new = st.totals[st.active or 0] + adv.bank_score
             w = self.win()
+            right = ""
             if w is not None and new < st.target:  # B-10: the chance to win of each
-                return Item(f"Bank +{adv.bank_score}={new}", act, right=f"win {round(w.bank * 100)}%")
-            return Item(f"Bank +{adv.bank_score} = {new}" + (" WIN" if new >= st.target else ""), act)
+                right = _("win {p}").format(p=f"{round(w.bank * 100)}%")
+            elif new >= st.target:  # B-6
+                right = _("WIN")
+            room = ChoiceList.ROOM - (len(right) + 1 if right else 0)
+            label = first_fit(_("Bank +{n} = {total}").format(n=adv.bank_score, total=new),
+                              _("Bank +{n}={total}").format(n=adv.bank_score, total=new),
+                              _("Bank +{n}").format(n=adv.bank_score), width=room)
+            return Item(label, act, right=right)
         return Item(o.label, act)
 
     def rows(self) -> list[Item]:
@@ -499,7 +667,7 @@ class BagOfIceScreen(SessionScreen):
             options.sort(key=lambda o: order.index(o.move.piece.color) if isinstance(o.move, Got) else len(order))
         rows = [self.item(o) for o in options]
         if d.kind == Phase.START:  # physical, after an undo of the device's pick: the table names one
-            rows.append(Item("Device picks", lambda a: self.do(a, pick_chance(self.state, self.session.rng))))
+            rows.append(Item(_("Device picks"), lambda a: self.do(a, pick_chance(self.state, self.session.rng))))
         return rows
 
     def sync(self) -> list[Item]:
@@ -524,116 +692,139 @@ class BagOfIceScreen(SessionScreen):
         else:
             self.render_entry(c, rows)
 
-    def render_turn(self, c: Canvas, rows: list[Item]) -> None:
-        """The turn screen: who, banked total, turn score (large), pieces,
-        bust chance and hint (B-9), then the actions."""
+    def big_band(self, c: Canvas) -> None:
+        """Whose turn and the turn score in the large font, across the table (B-5)."""
         st: BagOfIceState = self.state
-        seat = st.active
-        assert seat is not None
+        score = str(self.advice().bank_score)
+        c.big(WIDTH - len(score) * 2 * CHAR_W, 0, score, 2)
+        who = short_of(st, st.active, BIG_NAME) if st.n > 1 else _("turn {n}").format(n=st.turn)  # solo: the turn
+        c.big(0, 0, first_fit(who, width=BIG_NAME), 2)
+
+    def hint_line(self, c: Canvas, y: int) -> None:
+        """The chance that the next draw busts and the hint (B-9) or the advice to win (B-10)."""
         adv = self.advice()
-        right = f"{st.totals[seat]}/{st.target}"
-        if st.n == 1:
-            right = f"T{st.turn} " + right
-        c.title(st.players[seat], right)
-        score = str(adv.bank_score)
-        c.big(1, TITLE_H + 1, score, 2)
-        self.draw_pieces(c, 42, TITLE_H, st.drawn)
-        odds = f"bust {pct(adv.bust_chance)}"
+        p = pct(adv.bust_chance)
         w = self.win()
-        if w is not None:  # B-10: the advice to win, said as such
-            line = (odds + f"  win: {w.hint}") if self.show_hints else f"next draw: {odds}"
+        if not self.show_hints:
+            line = first_fit(_("next draw: bust {p}").format(p=p), _("bust {p}").format(p=p))
+        elif w is not None:
+            h = hint_word(w.hint)
+            line = first_fit(_("bust {p}  win: {hint}").format(p=p, hint=h),
+                             _("bust {p}, {hint}").format(p=p, hint=h))
         else:
-            line = (odds + f"  hint {adv.hint}") if self.show_hints else f"next draw: {odds}"
-        c.text(1, TITLE_H + 2 * LINE_H, fit(line, COLS))
+            h = hint_word(adv.hint)
+            line = first_fit(_("bust {p}  hint {hint}").format(p=p, hint=h),
+                             _("bust {p}, {hint}").format(p=p, hint=h))
+        c.text(1, y, line)
+
+    def render_turn(self, c: Canvas, rows: list[Item]) -> None:
+        """The turn screen: who and the turn score (large), the pieces,
+        bust chance and hint (B-9), then the actions (the bank's line says the new total)."""
+        st: BagOfIceState = self.state
+        self.big_band(c)
+        self.draw_pieces(c, 0, TITLE_H + LINE_H, st.drawn)
+        self.hint_line(c, TITLE_H + 2 * LINE_H)
         self.list.render(c, rows, 3, 2)
 
     @staticmethod
     def draw_pieces(c: Canvas, x: int, y: int, drawn: tuple[Piece, ...]) -> None:
-        """This turn's pieces in draw order on two lines, the newest inverted;
-        more than ten: ``+N`` for the oldest not shown."""
+        """This turn's pieces in draw order on one line, the newest inverted;
+        more than seven: ``+N`` for the oldest not shown."""
         if not drawn:
-            c.text(x + 1, y, "nothing")
-            c.text(x + 1, y + LINE_H, "drawn yet")
+            c.text(x + 1, y, first_fit(_("nothing drawn yet")))
             return
-        per_line = (WIDTH - x + CHAR_W) // (3 * CHAR_W)  # 5 pieces of 2 letters and a space
-        cap = 2 * per_line
+        cap = (WIDTH - x + CHAR_W) // (3 * CHAR_W)  # 7 pieces of 2 letters and a space
         tokens = [str(p) for p in drawn]
         if len(tokens) > cap:
             hidden = len(tokens) - (cap - 1)
             tokens = [f"+{hidden}"] + tokens[-(cap - 1):]
         for i, t in enumerate(tokens):
-            r, k = divmod(i, per_line)
             newest = i == len(tokens) - 1
-            c.text(x + 1 + k * 3 * CHAR_W, y + r * LINE_H, t, invert=newest)
+            c.text(x + 1 + i * 3 * CHAR_W, y, t, invert=newest)
 
     def render_size(self, c: Canvas, rows: list[Item]) -> None:
-        """A two-size face: each size with its bust chance (reds left /
-        pieces left) and expected final turn score (B-4, B-9)."""
+        """A two-size face: each size with its bust chance and expected final
+        turn score, or chance to win (B-4, B-9, B-10)."""
         st: BagOfIceState = self.state
         adv = self.advice()
-        c.title(f"{name_of(st, st.active)} rolled {st.face}", "size?")
+        self.big_band(c)
         w = self.win()
-        c.row(0, f"{'size':<7}{'bust':<10}{'win' if w is not None else 'avg':>3}", x=ROW_X)
-        self.list.render(c, rows, 1, 3)
-        now = f"turn {adv.bank_score}"
+        bust = _("bust")
+        figure = _("win") if w is not None else _("avg")
+        head = Item(_("size?"), right=f"{bust:>5} {figure:>5}")
+        c.row(1, fit(item_text(head, ChoiceList.ROOM), ChoiceList.ROOM), x=ROW_X)
+        self.list.render(c, rows, 2, 2)
         if self.show_hints and st.face is not None and w is not None:
-            now += f"  to win: {SIZE_WORD[w.size_choice[st.face]]}"
+            now = _("to win: {size}").format(size=size_word(w.size_choice[st.face]))
         elif self.show_hints and st.face is not None:
-            now += f"  hint: {SIZE_WORD[adv.size_choice[st.face]]}"
+            now = _("hint: {size}").format(size=size_word(adv.size_choice[st.face]))
         else:
-            now += " so far"
-        c.text(1, TITLE_H + 4 * LINE_H, fit(now, COLS))
+            now = _("rolled {face}").format(face=face_words(st.face)) if st.face is not None else ""
+        c.text(1, TITLE_H + 4 * LINE_H, first_fit(now))
 
     def render_entry(self, c: Canvas, rows: list[Item]) -> None:
         """Physical die and bag: the face rolled, the piece drawn, a roll-off
         roll or the start player, entered by the table (B-3, B-8)."""
         st: BagOfIceState = self.state
         ph = st.phase
-        who = name_of(st, st.active)
         footer = ""
         if ph == Phase.START:
-            title, right = "Who starts?", "B-3"
+            title, right = _("Who starts?"), ""
         elif ph == Phase.ROLLOFF:
             seat = st.roller
             rnd = st.rolloff[-1] if st.rolloff else ()
-            title, right = f"Roll-off: {name_of(st, seat)}", f"{len(rnd) + 1}/{len(st.contenders)}"
+            right = f"{len(rnd) + 1}/{len(st.contenders)}"
+            title = titled(_("Roll-off: {name}"), st, seat, right)
             if rnd:
-                best = max(f.pips for _, f in rnd)
-                tops = [st.players[s] for s, f in rnd if f.pips == best]
-                footer = f"high {best}: " + ", ".join(tops)
+                best = max(f.pips for _s, f in rnd)
+                tops = [s for s, f in rnd if f.pips == best]
+                head = _("high {n}:").format(n=best)
+                short = short_names(st.players, max(3, (COLS - len(head)) // len(tops) - 1))
+                footer = first_fit(head + " " + " ".join(short[s] for s in tops),
+                                   ngettext("high {n}: {k} player", "high {n}: {k} players", len(tops)).format(
+                                       n=best, k=len(tops)))
             elif len(st.rolloff) > 1:
-                footer = f"tie: round {len(st.rolloff)}"
+                footer = _("tie: round {n}").format(n=len(st.rolloff))
             else:
-                footer = "highest pips starts"
+                footer = first_fit(_("highest roll starts"))
         elif ph == Phase.ROLL:
-            title, right = f"{who} rolled:", "face?"
-            footer = f"turn {st.turn_score()}: {pcs(st.drawn)}" if st.drawn else "nothing drawn yet"
+            right = _("face?")
+            title = titled(_("{name} rolled"), st, st.active, right)
+            footer = (first_fit(_("turn {n}: {pieces}").format(n=st.turn_score(), pieces=pcs(st.drawn)),
+                                _("turn score {n}").format(n=st.turn_score()))
+                      if st.drawn else first_fit(_("nothing drawn yet")))
         else:  # draw
             assert st.size is not None and st.face is not None
-            title, right = f"{who} drew a {SIZE_WORD[st.size]}", st.face.label
+            right = size_word(st.size)
+            title = titled(_("{name} drew"), st, st.active, right)
         c.title(title, right)
         n = ROWS - (1 if footer else 0)
         self.list.render(c, rows, 0, n)
         if footer:
-            c.text(1, TITLE_H + n * LINE_H, fit(footer, COLS))
+            c.text(1, TITLE_H + n * LINE_H, footer)
 
     def render_winner(self, c: Canvas) -> None:
+        """The winner's name and total in the large font (B-6), then the others by total."""
         st: BagOfIceState = self.state
         w = st.winner
         assert w is not None
-        c.title("Winner (B-6)", f"turn {st.turn}")
-        name = st.players[w]
-        c.center(TITLE_H + 2, name, scale=2 if len(name) * 12 <= WIDTH else 1)
-        c.center(TITLE_H + 23, f"{st.totals[w]} points, target {st.target}")
+        c.title(_("Winner"), _("turn {n}").format(n=st.turn))
+        c.center(TITLE_H + 1, short_of(st, w, WIDTH // (2 * CHAR_W)), scale=2)
+        total = str(st.totals[w])
+        c.big(1, TITLE_H + 21, total, 2)
+        x = 1 + len(total) * 2 * CHAR_W + CHAR_W
+        room = (WIDTH - x) // CHAR_W
+        c.text(x, TITLE_H + 21, first_fit(ngettext("point", "points", st.totals[w]), width=room))
+        c.text(x, TITLE_H + 31, first_fit(_("target {n}").format(n=st.target), str(st.target), width=room))
         others = sorted((i for i in range(st.n) if i != w), key=lambda i: (-st.totals[i], i))
-        lines = [""]
-        for i in others:  # the others by total, two lines at most (all: OK, the scoreboard)
-            cell = f"{fit(st.players[i], 6)} {st.totals[i]}"
-            if lines[-1] and len(lines[-1]) + 2 + len(cell) > COLS:
-                lines.append("")
-            lines[-1] += ("  " if lines[-1] else "") + cell
-        for k, line in enumerate(lines[:2]):
-            c.text(1, TITLE_H + 33 + k * LINE_H, line)
+        short = short_names(st.players, 6)
+        line = ""
+        for i in others:  # the others by total, one line (all: OK, the scoreboard)
+            cell = f"{short[i]} {st.totals[i]}"
+            if len(line) + 2 + len(cell) > COLS:
+                break
+            line += ("  " if line else "") + cell
+        c.text(1, TITLE_H + 42, line)
 
     # ------------------------------------------------------------ keys
 

@@ -19,6 +19,7 @@ from ..io import Key
 from ..session import Session
 from ..i18n import _
 from .common import Report
+from .draw import plain
 from .widgets import ChoiceList, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,7 +67,7 @@ class SessionScreen(Screen):
             app.message(_("Nothing to undo yet."))
             return
         # hold BACK is deliberate: "Undo" is preselected, so hold BACK, OK undoes (issue 13)
-        app.confirm(_("Undo: {move}?").format(move=shown), self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"),
+        app.confirm(_("Undo: {move}?").format(move=plain(shown)), self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"),
                     preselect_yes=True)
 
     def _undo(self, app: "App") -> None:

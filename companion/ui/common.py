@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..config import change
 from ..i18n import _
 from ..io import Key
-from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from ..names import short_names
+from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
 from .keyboard import NameKeyboard
 from .widgets import Item, Menu, NumberPicker, Screen
 
@@ -160,21 +161,24 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
         per_col = max(1, (HEIGHT - y) // 10)
         cols = -(-n // per_col)
         chars = (WIDTH // cols) // CHAR_W - 1
-        for i, (name, s) in enumerate(zip(names, scores)):
+        short = short_names(list(names), chars - 4)  # shortened alike and distinct, never cut
+        for i, (name, s) in enumerate(zip(short, scores)):
             col, row = divmod(i, per_col)
             x = col * (WIDTH // cols)
-            text = f"{fit(name, chars - 4):<{chars - 4}}{s:>4}"
+            text = f"{name:<{chars - 4}}{s:>4}"
             c.text(x + 1, y + row * 10, text, invert=(i == mark))
         return
     cols = min(3, n) if n != 4 else 2
     w = WIDTH // cols
     rows = (n + cols - 1) // cols
     h = (HEIGHT - y) // max(rows, 1)
-    for i, (name, s) in enumerate(zip(names, scores)):
+    room = w // CHAR_W - 1 - max((len(t) for t in marks), default=0)
+    short = short_names(list(names), room)
+    for i, (name, s) in enumerate(zip(short, scores)):
         r, k = divmod(i, cols)
         x0, y0 = k * w, y + r * h
         tag = marks[i] if i < len(marks) else ""
-        label = fit(name, w // CHAR_W - 1 - len(tag)) + tag
+        label = name + tag
         c.text(x0 + 1, y0, label, invert=(i == mark))
         c.big(x0 + 2, y0 + 10, str(s), 2)
 

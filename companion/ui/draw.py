@@ -7,6 +7,8 @@ what must be read across the table (scores are drawn at least 16 px high).
 """
 from __future__ import annotations
 
+import re
+
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -158,6 +160,15 @@ class Canvas:
         w = self.pyramid(x, y_base, piece.size, filled=piece.color not in (Color.WHITE, Color.CLEAR),
                          scale=scale)
         return w
+
+
+RULING_NOTE = re.compile(r"\s*\([^()]*\b(?:U|B|BU)-\d+[^()]*\)")
+
+
+def plain(text: str) -> str:
+    """An engine's text for a screen: without its ruling notes ("(U-9)", "(take MIX, U-3)"),
+    which stay in the code, the tests, the logs and the Why pages (issue 13)."""
+    return RULING_NOTE.sub("", text)
 
 
 def fit(s: str, n: int) -> str:
