@@ -285,6 +285,42 @@ NAME_SET = ["Alice", "Bruno", "Clara", "David", "Elena", "Felix", "Greta", "Hann
             "Zoe", "Ute", "Bea"]
 
 
+LONG_NAMES = ("Alexandrinas", "Bartholomews", "Christophers", "Maximilianus", "Evangelinexx", "Konstantinos")
+"""Six names of 12 characters (names.NAME_MAX), the roster of the clipping run."""
+
+
+def measure_clips(quick: bool) -> dict:
+    """Texts the drawing layer had to cut (``draw.CLIPS``: cut by ``fit``, drawn past
+    the right edge or below the last line) over the scripted sessions of every kind
+    with a roster of six 12-character names, in English and in French (issues 13, 21)."""
+    from companion import i18n
+    from companion.config import Settings
+    from companion.io import Key
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.draw import CLIPS
+    out = {}
+    for lang, key in (("en", "clipped_text_draws"), ("fr", "clipped_text_draws_fr")):
+        CLIPS.reset()
+        examples: list[str] = []
+        for script in scripted_keys(quick):
+            with tempfile.TemporaryDirectory() as d:
+                app = App(Journal(os.path.join(d, "j.db")), Settings(players=LONG_NAMES, language=lang),
+                          rng=random.Random(3))
+                app.home()
+                app.frame()
+                for name in script:
+                    app.handle(Key.parse(name))
+                    app.frame()
+                app.journal.close()
+            examples += [e for e in CLIPS.examples if e not in examples]
+        out[key] = CLIPS.count
+        if CLIPS.count:
+            out[key + "_examples"] = examples[:5]
+    i18n.set_language("en")
+    return out
+
+
 def measure_rss(quick: bool) -> dict:
     p = subprocess.run([sys.executable, "-m", "bench.rss", "--quick" if quick else "--full"],
                        capture_output=True, text=True, cwd=ROOT, check=True)
@@ -300,13 +336,14 @@ GOALS = {
     "boi_table_s": ("<=", 1.0), "boi_query_ms": ("<=", 1.0), "bu_check_slowest_s": ("<=", 1.0),
     "boi_win_turn_ms": ("<=", 100), "boi_win_table_kb": ("<=", 20), "presses_undo": ("<=", 2),
     "presses_name_mean": ("<=", 15), "presses_roster_4": ("<=", 8), "presses_bu_place_mean": ("<=", 4.5),
+    "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0),
     "peak_rss_mb": ("<=", 60),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_p95", "bus_bytes_unchanged", "bus_bytes_ratio_to_ideal",
         "event_cpu_p50_ms", "event_cpu_p99_ms", "start_first_frame_s", "start_ratio", "resume_10k_s",
         "boi_table_s", "boi_query_ms", "boi_win_turn_ms", "boi_win_table_kb", "bu_check_slowest_s",
         "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_roster_4", "presses_bu_place_mean",
-        "press_to_pixel_burst_100k_ms"]
+        "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr"]
 
 
 def table(fig: dict) -> str:
@@ -470,6 +507,7 @@ def main(argv=None) -> int:
              ("Bottoms Up check", lambda: measure_bu(a.quick)),
              ("peak RSS", lambda: measure_rss(a.quick)),
              ("presses", measure_presses),
+             ("clipped text", lambda: measure_clips(a.quick)),
              ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick))]
     for name, fn in steps:
         t0 = time.perf_counter()

@@ -21,7 +21,7 @@ from ..pieces import Color, DieFace, Size
 from ..session import Session
 from .base import SessionScreen
 from .common import ROSTER_MAX
-from .draw import TITLE_H, Canvas
+from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, item_text
 
@@ -199,7 +199,8 @@ class DieScreen(ToolScreen):
         face = st.rolls[-1]
         draw_face(c, face, 2, 62)
         c.big(70, TITLE_H + 2, face.label, 2)
-        c.text(70, TITLE_H + 26, ngettext("{n} pip", "{n} pips", face.pips).format(n=face.pips))
+        pips = ngettext("{n} pip", "{n} pips", face.pips).format(n=face.pips)
+        c.text(min(70, WIDTH - CHAR_W * len(pips) - 1), TITLE_H + 26, pips)  # "3 encoches" is longer
         log = " ".join(f.label for f in reversed(st.rolls[-6:-1]))
         c.text(70, TITLE_H + 38, log[:9])
 
