@@ -653,6 +653,13 @@ def field_view(st: BottomsUpState) -> Pages:
 # ---------------------------------------------------------------- scores (BU-11, BU-12)
 
 
+def top_of(st: BottomsUpState, label: str) -> Piece:
+    """The top piece of the group ``label`` (a scoring group of ``score_breakdown``)."""
+    g = st.group(label)
+    assert g is not None
+    return g.top
+
+
 def score_lines(st: BottomsUpState) -> list[str]:
     """Per player: color and score, then what scored for them (BU-11)."""
     out = [_("lone pieces score too") if st.lone_count else _("only stacks score")]
@@ -663,7 +670,7 @@ def score_lines(st: BottomsUpState) -> list[str]:
         color = color_word(st.secrets[i]) if st.secrets[i] else "?"
         out.append(f"{short[i]:<10}{color:<7}{scores[i]:>3}")
         # one line per top piece that scored, in words: "B large green: 3"
-        out += [" " + _("{label} {piece}: {n}").format(label=b["label"], piece=piece_words(Piece.parse(b["piece"])),
+        out += [" " + _("{label} {piece}: {n}").format(label=b["label"], piece=piece_words(top_of(st, b["label"])),
                                                       n=b["points"]) for b in breakdown[i]]
         if not breakdown[i]:
             out.append(" " + _("no top piece of their color"))
