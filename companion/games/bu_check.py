@@ -336,6 +336,166 @@ def check(state: BottomsUpState, placement: Place | str | None,
             gc.enable()
 
 
+class _Found(Exception):
+    """The table's field is reached: the search stops."""
+
+
+class _Search:
+    """One check: the table's field, the budget, the positions seen.
+
+    ``expand`` is the one child-expansion step both phases use (breadth first,
+    then best first): it applies each option of a pending choice, nearest to
+    the table's field first (``order``), counts it against the budget, scores
+    a finished cascade (``final``) and returns the open children that are new
+    (``canonical_key``) and not cut (``_Target.why_not``)."""
+
+    def __init__(self, start: BottomsUpState, want: Sequence[tuple[str | None, Stack]],
+                 max_choices: int, max_positions: int, deadline: float):
+        self.start = start
+        self.want = want
+        self.tgt = _Target(want)
+        self.target = Counter(self.tgt.stacks)
+        self.prefixes: set[Stack] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
+        self.total_stacks = sum(self.target.values())
+        self.max_choices = max_choices
+        self.max_positions = max_positions
+        self.deadline = deadline
+        self.explored = 0
+        self.best: tuple | None = None  # (score, path, state); score None when reached
+        self.seen: set = set()
+        self.cut = False  # some position was left because of ``max_choices``
+        self.depth = 0  # every sequence of up to ``depth`` choices is ruled out
+
+    # ------------------------------------------------------------ the one step
+
+    def tick(self) -> None:
+        if self.explored >= self.max_positions:
+            raise _OutOfTime
+        self.explored += 1
+        if not self.explored & 15 and time.perf_counter() > self.deadline:  # only a guard
+            raise _OutOfTime
+
+    def expand(self, s: BottomsUpState, path: tuple[str, ...]) -> list[tuple[BottomsUpState, tuple[str, ...]]]:
+        """The open children of ``s``; raises ``_Found`` when one ends with the table's field."""
+        out = []
+        for m in self.order(s):
+            self.tick()
+            child, cpath = s.apply(m), path + (str(m),)
+            if child.pending is None:
+                if self.final(child, cpath):
+                    raise _Found
+                continue
+            key = canonical_key(child)
+            if key in self.seen:
+                continue
+            if len(cpath) >= self.max_choices:
+                self.cut = True
+                continue
+            self.seen.add(key)
+            if self.tgt.why_not(child):
+                continue
+            out.append((child, cpath))
+        return out
+
+    def order(self, s: BottomsUpState) -> list:
+        """The options of ``s``'s pending choice, those that build a prefix of
+        one of the table's stacks first."""
+        pend = s.pending
+        at = s.pending_at()
+        assert pend is not None and at is not None
+        g, i, p = at
+        scored = []
+        for m in pend.options:
+            if isinstance(m, BlueChoice):
+                score = 0 if g.pieces[:i] + (Piece(m.color, p.size),) in self.prefixes else 1
+            elif m.target is None:
+                score = 0 if (p,) in self.prefixes else 2
+            else:
+                d = s.group(m.target)
+                score = 0 if (d.pieces + (p,)) in self.prefixes else 1
+            scored.append((score, m))
+        scored.sort(key=lambda t: t[0])
+        return [m for _, m in scored]
+
+    def distance(self, s: BottomsUpState) -> int:
+        """Best-first order (a guess, not a bound): the table's stacks still
+        missing, plus the pieces still to change, destroy or create."""
+        got = Counter(g.pieces for g in s.groups)
+        missing = self.total_stacks - sum((got & self.target).values())
+        pcs: Counter = Counter()
+        for g in s.groups:
+            pcs.update(g.pieces)
+        need = self.tgt.need
+        return missing + sum(((pcs - need) + (need - pcs)).values())
+
+    def final(self, s: BottomsUpState, path: tuple[str, ...]) -> bool:
+        """Score a finished cascade; ``True`` when it is the table's field."""
+        got = _field_counter(s)
+        if got == self.target:
+            self.best = (None, path, s)
+            return True
+        score = 2 * sum((got & self.target).values()) - abs(sum(got.values()) - self.total_stacks)
+        if self.best is None or score > self.best[0]:
+            self.best = (score, path, s)
+        return False
+
+    def result(self, reachable: bool, complete: bool, reason: str | None = None) -> CheckResult:
+        if self.best is None:
+            end, more = _finish_any(self.start)
+            self.final(end, more)
+        assert self.best is not None
+        _, path, res = self.best
+        diff = None if reachable else first_difference(res, self.want)
+        return CheckResult(reachable, path, res, diff, self.explored, complete,
+                           len(path) if reachable else self.depth, reason)
+
+    # ------------------------------------------------------------ the two phases
+
+    def run(self) -> CheckResult:
+        start = self.start
+        if start.pending is None:
+            return self.result(self.final(start, ()), True)
+        reason = self.tgt.why_not(start)
+        if reason:
+            return self.result(False, True, reason)
+        self.seen.add(canonical_key(start))
+        try:
+            level = self.breadth_first([(start, ())], self.max_positions // 2)
+            if level:
+                self.best_first(level)
+            return self.result(False, not self.cut)
+        except _Found:
+            return self.result(True, True)
+        except (_OutOfTime, RecursionError):
+            return self.result(False, False)
+
+    def breadth_first(self, level: list, until: int) -> list:
+        """One choice more at each level (the fewest choices first) until
+        ``until`` positions are explored; the open positions left."""
+        while level and self.depth < self.max_choices and self.explored < until:
+            nxt = []
+            for s, path in level:
+                nxt.extend(self.expand(s, path))
+            level = nxt
+            self.depth += 1
+        return level
+
+    def best_first(self, level: list) -> None:
+        """From the open positions, those nearest to the table's field first."""
+        heap = []
+        for count, (s, path) in enumerate(level):
+            if not count & 15 and time.perf_counter() > self.deadline:
+                raise _OutOfTime
+            heap.append((self.distance(s), len(path), count, s, path))
+        heapq.heapify(heap)
+        count = len(heap)
+        while heap:
+            _, _, _, s, path = heapq.heappop(heap)
+            for child, cpath in self.expand(s, path):
+                count += 1
+                heapq.heappush(heap, (self.distance(child), len(cpath), count, child, cpath))
+
+
 def _check(state: BottomsUpState, placement: Place | str | None,
            table: Iterable[Any] | Mapping[str, Any], time_limit: float, max_choices: int,
            max_positions: int) -> CheckResult:
@@ -349,138 +509,9 @@ def _check(state: BottomsUpState, placement: Place | str | None,
         if state.phase not in (Phase.PLAY, Phase.OPENING):
             raise IllegalMoveError("check mode needs a position in play")
         start = state
-    tgt = _Target(want)
-    target = Counter(tgt.stacks)
-    prefixes: set[Stack] = {stack[:k] for stack in target for k in range(1, len(stack) + 1)}
-    total_stacks = sum(target.values())
-    t0 = time.perf_counter()
     # freeing the positions seen takes a few hundredths of a second: stop early enough
-    deadline = t0 + 0.92 * time_limit
-
-    need = tgt.need
-
-    def distance(s: BottomsUpState) -> int:
-        """Best-first order (a guess, not a bound): the table's stacks still
-        missing, plus the pieces still to change, destroy or create."""
-        got = Counter(g.pieces for g in s.groups)
-        missing = total_stacks - sum((got & target).values())
-        pcs: Counter = Counter()
-        for g in s.groups:
-            pcs.update(g.pieces)
-        return missing + sum(((pcs - need) + (need - pcs)).values())
-
-    def order(s: BottomsUpState) -> list:
-        pend = s.pending
-        at = s.pending_at()
-        assert pend is not None and at is not None
-        g, i, p = at
-        scored = []
-        for m in pend.options:
-            if isinstance(m, BlueChoice):
-                score = 0 if g.pieces[:i] + (Piece(m.color, p.size),) in prefixes else 1
-            elif m.target is None:
-                score = 0 if (p,) in prefixes else 2
-            else:
-                d = s.group(m.target)
-                score = 0 if (d.pieces + (p,)) in prefixes else 1
-            scored.append((score, m))
-        scored.sort(key=lambda t: t[0])
-        return [m for _, m in scored]
-
-    best: list = [None]  # (score, path, state)
-    explored = [0]
-
-    def final(s: BottomsUpState, path: tuple[str, ...]) -> bool:
-        got = _field_counter(s)
-        if got == target:
-            best[0] = (None, path, s)
-            return True
-        score = 2 * sum((got & target).values()) - abs(sum(got.values()) - total_stacks)
-        if best[0] is None or score > best[0][0]:
-            best[0] = (score, path, s)
-        return False
-
-    def tick() -> None:
-        if explored[0] >= max_positions:
-            raise _OutOfTime
-        explored[0] += 1
-        if not explored[0] & 15 and time.perf_counter() > deadline:  # only a guard
-            raise _OutOfTime
-
-    def result(reachable: bool, complete: bool, depth: int, reason: str | None = None) -> CheckResult:
-        if best[0] is None:
-            end, more = _finish_any(start)
-            final(end, more)
-        _, path, res = best[0]
-        diff = None if reachable else first_difference(res, want)
-        return CheckResult(reachable, path, res, diff, explored[0], complete,
-                           len(path) if reachable else depth, reason)
-
-    if start.pending is None:
-        return result(final(start, ()), True, 0)
-    reason = tgt.why_not(start)
-    if reason:
-        return result(False, True, 0, reason)
-
-    seen: set = {canonical_key(start)}
-    level: list[tuple[BottomsUpState, tuple[str, ...]]] = [(start, ())]
-    depth = 0  # every sequence of up to ``depth`` choices is ruled out
-    try:
-        # breadth first: a level holds the open positions after ``depth`` choices
-        bfs_until = max_positions // 2
-        while level and depth < max_choices and explored[0] < bfs_until:
-            nxt: list[tuple[BottomsUpState, tuple[str, ...]]] = []
-            for s, path in level:
-                for m in order(s):
-                    tick()
-                    child, cpath = s.apply(m), path + (str(m),)
-                    if child.pending is None:
-                        if final(child, cpath):
-                            return result(True, True, len(cpath))
-                        continue
-                    key = canonical_key(child)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if tgt.why_not(child):
-                        continue
-                    nxt.append((child, cpath))
-            level = nxt
-            depth += 1
-        if not level:
-            return result(False, True, depth)
-        # best first from the open positions: nearest to the table's field first
-        heap = []
-        for count, (s, path) in enumerate(level):
-            if not count & 15 and time.perf_counter() > deadline:
-                raise _OutOfTime
-            heap.append((distance(s), len(path), count, s, path))
-        heapq.heapify(heap)
-        count = len(heap)
-        cut = False
-        while heap:
-            _, _, _, s, path = heapq.heappop(heap)
-            for m in s.pending.options:
-                tick()
-                child, cpath = s.apply(m), path + (str(m),)
-                if child.pending is None:
-                    if final(child, cpath):
-                        return result(True, True, len(cpath))
-                    continue
-                key = canonical_key(child)
-                if key in seen:
-                    continue
-                if len(cpath) >= max_choices:
-                    cut = True
-                    continue
-                seen.add(key)
-                if tgt.why_not(child):
-                    continue
-                count += 1
-                heapq.heappush(heap, (distance(child), len(cpath), count, child, cpath))
-        return result(False, not cut, depth)
-    except (_OutOfTime, RecursionError):
-        return result(False, False, depth)
+    deadline = time.perf_counter() + 0.92 * time_limit
+    return _Search(start, want, max_choices, max_positions, deadline).run()
 
 
 def _finish_any(s: BottomsUpState) -> tuple[BottomsUpState, tuple[str, ...]]:
