@@ -336,6 +336,10 @@ def check(state: BottomsUpState, placement: Place | str | None,
             gc.enable()
 
 
+BFS_SHARE = 32
+"""Breadth first for 1/BFS_SHARE of the budget (the fewest choices), then best first."""
+
+
 class _Found(Exception):
     """The table's field is reached: the search stops."""
 
@@ -375,58 +379,86 @@ class _Search:
         if not self.explored & 15 and time.perf_counter() > self.deadline:  # only a guard
             raise _OutOfTime
 
-    def expand(self, s: BottomsUpState, path: tuple[str, ...]) -> list[tuple[BottomsUpState, tuple[str, ...]]]:
-        """The open children of ``s``; raises ``_Found`` when one ends with the table's field."""
-        out = []
-        for m in self.order(s):
-            self.tick()
-            child, cpath = s.apply(m), path + (str(m),)
-            if child.pending is None:
-                if self.final(child, cpath):
-                    raise _Found
-                continue
-            key = canonical_key(child)
-            if key in self.seen:
-                continue
-            if len(cpath) >= self.max_choices:
-                self.cut = True
-                continue
-            self.seen.add(key)
-            if self.tgt.why_not(child):
-                continue
-            out.append((child, cpath))
-        return out
+    def step(self, s: BottomsUpState, path: tuple[str, ...], m: Any) -> tuple[BottomsUpState, tuple[str, ...]] | None:
+        """The one child-expansion step of both phases: option ``m`` of ``s``'s
+        pending choice, counted against the budget. Returns the child when it
+        is open, new (``canonical_key``) and not cut (``_Target.why_not``);
+        raises ``_Found`` when it ends with the table's field."""
+        self.tick()
+        child, cpath = s.apply(m), path + (str(m),)
+        if child.pending is None:
+            if self.final(child, cpath):
+                raise _Found
+            return None
+        key = canonical_key(child)
+        if key in self.seen:
+            return None
+        if len(cpath) >= self.max_choices:
+            self.cut = True
+            return None
+        self.seen.add(key)
+        if self.tgt.why_not(child):
+            return None
+        return child, cpath
 
-    def order(self, s: BottomsUpState) -> list:
-        """The options of ``s``'s pending choice, those that build a prefix of
-        one of the table's stacks first."""
+    def order(self, s: BottomsUpState) -> list[tuple[int, Any]]:
+        """The options of ``s``'s pending choice with a score (0 nearest to
+        the table's field, 3 farthest), in that order. An order, never a cut:
+        every option is still tried.
+
+        A blue choice: first the colors that build a prefix of one of the
+        table's stacks, then those giving a piece the table has more of than
+        the field, then a color the table holds at all. A yellow destination:
+        first one that builds a prefix of a table's stack, then a group that
+        has to change (its stack is not in the table), or open space when the
+        table has that lone piece; a group the table shows as it is, last."""
         pend = s.pending
         at = s.pending_at()
         assert pend is not None and at is not None
         g, i, p = at
+        field = _field_counter(s)
         scored = []
         for m in pend.options:
             if isinstance(m, BlueChoice):
-                score = 0 if g.pieces[:i] + (Piece(m.color, p.size),) in self.prefixes else 1
+                q = Piece(m.color, p.size)
+                if g.pieces[:i] + (q,) in self.prefixes:
+                    score = 0
+                elif self.tgt.need[q] > self._on_field(s)[q]:
+                    score = 1
+                else:
+                    score = 2 if self.tgt.colors[m.color] else 3
             elif m.target is None:
-                score = 0 if (p,) in self.prefixes else 2
+                lone = (p,)
+                score = 0 if self.target[lone] > field[lone] else (1 if lone in self.prefixes else 3)
             else:
                 d = s.group(m.target)
-                score = 0 if (d.pieces + (p,)) in self.prefixes else 1
+                assert d is not None
+                if d.pieces + (p,) in self.prefixes:
+                    score = 0
+                elif field[d.pieces] > self.target[d.pieces]:
+                    score = 1
+                else:
+                    score = 2 if d.pieces[:1] and any(st[:1] == d.pieces[:1] for st in self.target) else 3
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
-        return [m for _, m in scored]
+        return scored
+
+    def _on_field(self, s: BottomsUpState) -> Counter:
+        got: Counter = Counter()
+        for g in s.groups:
+            got.update(g.pieces)
+        return got
 
     def distance(self, s: BottomsUpState) -> int:
         """Best-first order (a guess, not a bound): the table's stacks still
-        missing, plus the pieces still to change, destroy or create."""
-        got = Counter(g.pieces for g in s.groups)
-        missing = self.total_stacks - sum((got & self.target).values())
-        pcs: Counter = Counter()
-        for g in s.groups:
-            pcs.update(g.pieces)
+        missing, the field's stacks the table does not have (each needs a
+        piece to land on it or to leave it), plus the pieces still to change,
+        destroy or create."""
+        got = _field_counter(s)
+        matched = sum((got & self.target).values())
+        pcs = self._on_field(s)
         need = self.tgt.need
-        return missing + sum(((pcs - need) + (need - pcs)).values())
+        return (self.total_stacks - matched) + (len(s.groups) - matched) + sum(((pcs - need) + (need - pcs)).values())
 
     def final(self, s: BottomsUpState, path: tuple[str, ...]) -> bool:
         """Score a finished cascade; ``True`` when it is the table's field."""
@@ -460,7 +492,7 @@ class _Search:
             return self.result(False, True, reason)
         self.seen.add(canonical_key(start))
         try:
-            level = self.breadth_first([(start, ())], self.max_positions // 2)
+            level = self.breadth_first([(start, ())], self.max_positions // BFS_SHARE)
             if level:
                 self.best_first(level)
             return self.result(False, not self.cut)
@@ -475,25 +507,39 @@ class _Search:
         while level and self.depth < self.max_choices and self.explored < until:
             nxt = []
             for s, path in level:
-                nxt.extend(self.expand(s, path))
+                for _, m in self.order(s):
+                    child = self.step(s, path, m)
+                    if child is not None:
+                        nxt.append(child)
             level = nxt
             self.depth += 1
         return level
 
     def best_first(self, level: list) -> None:
-        """From the open positions, those nearest to the table's field first."""
-        heap = []
-        for count, (s, path) in enumerate(level):
-            if not count & 15 and time.perf_counter() > self.deadline:
-                raise _OutOfTime
-            heap.append((self.distance(s), len(path), count, s, path))
-        heapq.heapify(heap)
-        count = len(heap)
-        while heap:
-            _, _, _, s, path = heapq.heappop(heap)
-            for child, cpath in self.expand(s, path):
+        """From the open positions, the option nearest to the table's field
+        first: a heap of (position, its next option), an option applied only
+        when it comes first, so a position's far options cost nothing until
+        its near ones are tried. Priority: the position's ``distance`` plus
+        twice the option's ``order`` score; deeper first on a tie."""
+        heap: list = []
+        count = 0
+
+        def push(s: BottomsUpState, path: tuple[str, ...], opts: list, k: int, dist: int) -> None:
+            nonlocal count
+            if k < len(opts):
                 count += 1
-                heapq.heappush(heap, (self.distance(child), len(cpath), count, child, cpath))
+                heapq.heappush(heap, (dist + 2 * opts[k][0], -len(path), count, s, path, opts, k, dist))
+
+        for n, (s, path) in enumerate(level):
+            if not n & 15 and time.perf_counter() > self.deadline:
+                raise _OutOfTime
+            push(s, path, self.order(s), 0, self.distance(s))
+        while heap:
+            _, _, _, s, path, opts, k, dist = heapq.heappop(heap)
+            push(s, path, opts, k + 1, dist)
+            child = self.step(s, path, opts[k][1])
+            if child is not None:
+                push(child[0], child[1], self.order(child[0]), 0, self.distance(child[0]))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
