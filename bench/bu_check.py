@@ -202,11 +202,13 @@ def near_misses(stacks, rng) -> list[tuple[str, tuple]]:
     return out
 
 
-def claims(quick: bool):
+def claims(quick: bool, games: list[tuple[int, int]] | None = None, limit: int | None = None):
     """(name, position before, placement, start, claim stacks, known) where
     ``known`` is True for a claim a legal play produced (reachable), else None."""
-    for players, seed in (GAMES_QUICK if quick else GAMES_FULL):
+    for players, seed in games or (GAMES_QUICK if quick else GAMES_FULL):
         for k, (before, move, after, rng) in enumerate(whole_game(players, seed)):
+            if limit is not None and k >= limit:
+                break
             if quick and k % 2:
                 continue
             name = f"{players}p seed {seed} turn {before.turn} {move}"
@@ -223,7 +225,8 @@ def claims(quick: bool):
                 yield f"{name}: {kind}", before, move, after, st, known
 
 
-def measure_claims(quick: bool = False, verbose: bool = False) -> dict:
+def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple[int, int]] | None = None,
+                   limit: int | None = None) -> dict:
     """Issue 15's figures over the whole-game claims: every answer is checked
     (a "yes" replays to the claim; a known-reachable claim ruled out for
     certain is wrong; on placements small enough, the exhaustive search's
@@ -231,7 +234,7 @@ def measure_claims(quick: bool = False, verbose: bool = False) -> dict:
     times, walls, complete, more, wrong = [], [], 0, 0, []
     last: list = [None, None]  # the placement's start, its exhaustive answer
     crossed = 0
-    for name, before, move, after, st, known in claims(quick):
+    for name, before, move, after, st, known in claims(quick, games, limit):
         t0, w0 = time.thread_time(), time.perf_counter()
         r = check(before, move, table_of(st))
         dt = time.thread_time() - t0

@@ -204,7 +204,11 @@ class _Target:
       changes, never leaves its group and groups never merge; pieces only
       arrive on top of a group. A group holding black pieces ends as one of
       the table's stacks that holds them in the same order, with at most as
-      many pieces below the first one and between two of them as now;
+      many pieces below the first one and between two of them as now.
+      The piece directly below a black one is fixed too when it is the
+      bottom piece or sits on a black one: its upper piece is black (no
+      effect, item 2), it is never the upper piece of a white (item 5: the
+      piece below it is black or nothing), and nothing ever comes between;
     * colors: effects come only from the colors on the field (an upper
       piece's color, or a white's reflection of the lower piece's own color).
       With no blue piece no piece changes color and no new color appears;
@@ -254,10 +258,18 @@ class _Target:
         patterns = []
         for g in s.groups:
             pcs = g.pieces
-            pos = [i for i, p in enumerate(pcs) if p.color == Color.BLACK]
-            if pos:
-                gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
-                patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
+            black = [p.color == Color.BLACK for p in pcs]
+            if not any(black):
+                continue
+            busy = set()  # a piece taking an effect right now is not fixed
+            if s.pending is not None and s.pending.gid == g.gid:
+                busy.add(s.pending.slot)
+            if s.cursor is not None and s.cursor.gid == g.gid and s.cursor.u is not None:
+                busy.add(s.cursor.u)
+            pos = [i for i in range(len(pcs)) if black[i] or (
+                i + 1 < len(pcs) and black[i + 1] and (i == 0 or black[i - 1]) and g.slots[i][0] not in busy)]
+            gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
+            patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
         if not patterns:
             return None
         key = tuple(sorted((b, gp) for _, b, gp in patterns))
@@ -266,8 +278,12 @@ class _Target:
         bad = self._black_ok[key]
         if bad is None:
             return None
-        label, blacks, _ = next(x for x in patterns if (x[1], x[2]) == bad)
-        return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1) "
+        label, fixed, _ = next(x for x in patterns if (x[1], x[2]) == bad)
+        blacks = [p for p in fixed if p.color == Color.BLACK]
+        under = [p for p in fixed if p.color != Color.BLACK]
+        also = (f"; {' '.join(map(str, under))} under black never {'changes' if len(under) == 1 else 'change'}"
+                f" (BU-8 item 2)" if under else "")
+        return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1){also} "
                 f"and no stack of the table can be what {label} becomes")
 
     def _black_match(self, patterns: list[tuple[Stack, tuple[int, ...]]]) -> tuple | None:
