@@ -135,6 +135,12 @@ def _piece_counter(s: BottomsUpState) -> Counter:
     return Counter(p for g in s.groups for _, p in g.slots)
 
 
+def _view(s: BottomsUpState) -> tuple[Counter, Counter]:
+    """The field's stacks and its pieces, counted once for the order, the
+    distance and the cuts of a position."""
+    return _field_counter(s), _piece_counter(s)
+
+
 def _field_counter(s: BottomsUpState) -> Counter:
     return Counter(g.pieces for g in s.groups)
 
@@ -222,9 +228,11 @@ class _Target:
         self.colors = Counter(p.color for p in self.need.elements())
         self._black_ok: dict[tuple, tuple | None] = {}
 
-    def why_not(self, s: BottomsUpState) -> str | None:
-        """A reason the table's field cannot be the end of ``s``'s cascade, or ``None``."""
-        field = _piece_counter(s)
+    def why_not(self, s: BottomsUpState, field: Counter | None = None) -> str | None:
+        """A reason the table's field cannot be the end of ``s``'s cascade, or
+        ``None``. ``field``: the pieces on ``s``'s field when already counted."""
+        if field is None:
+            field = _piece_counter(s)
         for p, n in self.need.items():
             have = field[p] + s.stash.count(p)
             if have < n:
@@ -404,10 +412,11 @@ class _Search:
         if not self.explored & 15 and time.perf_counter() > self.deadline:  # only a guard
             raise _OutOfTime
 
-    def step(self, s: BottomsUpState, path: tuple[str, ...], m: Any) -> tuple[BottomsUpState, tuple[str, ...]] | None:
+    def step(self, s: BottomsUpState, path: tuple[str, ...], m: Any) -> tuple | None:
         """The one child-expansion step of both phases: option ``m`` of ``s``'s
         pending choice, counted against the budget. Returns the child when it
-        is open, new (``canonical_key``) and not cut (``_Target.why_not``);
+        is open, new (``canonical_key``) and not cut (``_Target.why_not``), as
+        ``(child, its path, its view)`` (the field counted once, ``_view``);
         raises ``_Found`` when it ends with the table's field."""
         self.tick()
         child, cpath = s.apply(m), path + (str(m),)
@@ -422,11 +431,12 @@ class _Search:
             self.cut = True
             return None
         self.seen.add(key)
-        if self.tgt.why_not(child):
+        view = _view(child)
+        if self.tgt.why_not(child, view[1]):
             return None
-        return child, cpath
+        return child, cpath, view
 
-    def order(self, s: BottomsUpState) -> list[tuple[int, Any]]:
+    def order(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> list[tuple[int, Any]]:
         """The options of ``s``'s pending choice with a score (0 nearest to
         the table's field, 3 farthest), in that order. An order, never a cut:
         every option is still tried.
@@ -441,15 +451,14 @@ class _Search:
         at = s.pending_at()
         assert pend is not None and at is not None
         g, i, p = at
-        field = _field_counter(s)
-        pcs: Counter | None = None
+        field, pcs = view
         scored = []
         for m in pend.options:
             if isinstance(m, BlueChoice):
                 q = Piece(m.color, p.size)
                 if g.pieces[:i] + (q,) in self.prefixes:
                     score = 0
-                elif self.tgt.need[q] > (pcs := pcs or _piece_counter(s))[q]:
+                elif self.tgt.need[q] > pcs[q]:
                     score = 1
                 else:
                     score = 2 if self.tgt.colors[m.color] else 3
@@ -469,14 +478,13 @@ class _Search:
         scored.sort(key=lambda t: t[0])
         return scored
 
-    def distance(self, s: BottomsUpState) -> int:
+    def distance(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> int:
         """Best-first order (a guess, not a bound): the table's stacks still
         missing, the field's stacks the table does not have (each needs a
         piece to land on it or to leave it), plus the pieces still to change,
         destroy or create."""
-        got = _field_counter(s)
+        got, pcs = view
         matched = sum((got & self.target).values())
-        pcs = _piece_counter(s)
         need = self.tgt.need
         return (self.total_stacks - matched) + (len(s.groups) - matched) + sum(((pcs - need) + (need - pcs)).values())
 
@@ -512,7 +520,7 @@ class _Search:
             return self.result(False, True, reason)
         self.seen.add(canonical_key(start))
         try:
-            level = self.breadth_first([(start, ())], self.max_positions // BFS_SHARE)
+            level = self.breadth_first([(start, (), _view(start))], self.max_positions // BFS_SHARE)
             if level:
                 self.best_first(level)
             return self.result(False, not self.cut)
@@ -526,8 +534,8 @@ class _Search:
         ``until`` positions are explored; the open positions left."""
         while level and self.depth < self.max_choices and self.explored < until:
             nxt = []
-            for s, path in level:
-                for _, m in self.order(s):
+            for s, path, view in level:
+                for _, m in self.order(s, view):
                     child = self.step(s, path, m)
                     if child is not None:
                         nxt.append(child)
@@ -550,16 +558,17 @@ class _Search:
                 count += 1
                 heapq.heappush(heap, (dist + 2 * opts[k][0], -len(path), count, s, path, opts, k, dist))
 
-        for n, (s, path) in enumerate(level):
+        for n, (s, path, view) in enumerate(level):
             if not n & 15 and time.perf_counter() > self.deadline:
                 raise _OutOfTime
-            push(s, path, self.order(s), 0, self.distance(s))
+            push(s, path, self.order(s, view), 0, self.distance(s, view))
         while heap:
             _, _, _, s, path, opts, k, dist = heapq.heappop(heap)
             push(s, path, opts, k + 1, dist)
             child = self.step(s, path, opts[k][1])
             if child is not None:
-                push(child[0], child[1], self.order(child[0]), 0, self.distance(child[0]))
+                c, cpath, view = child
+                push(c, cpath, self.order(c, view), 0, self.distance(c, view))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
