@@ -233,7 +233,7 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
     answer must match)."""
     times, walls, complete, more, wrong = [], [], 0, 0, []
     last: list = [None, None]  # the placement's start, its exhaustive answer
-    crossed = 0
+    crossed = small_open = 0  # cross-checked claims; those of them left unfinished
     for name, before, move, after, st, known in claims(quick, games, limit):
         t0, w0 = time.thread_time(), time.perf_counter()
         r = check(before, move, table_of(st))
@@ -249,6 +249,7 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
         truth = known if finals is None else (st in finals)
         if finals is not None:
             crossed += 1
+            small_open += not r.complete
         bad = None
         if r.reachable:
             end = after
@@ -272,7 +273,7 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
             "bu_check_wrong": len(wrong), "bu_check_p50_s": round(percentile(times, 0.5), 4),
             "bu_check_p99_s": round(percentile(times, 0.99), 4),
             "bu_check_claims_slowest_s": round(times[-1], 3) if times else None,
-            "bu_check_claims_crosschecked": crossed,
+            "bu_check_claims_crosschecked": crossed, "bu_check_unfinished_small": small_open,
             "bu_check_p99_wall_s": round(percentile(sorted(walls), 0.99), 4) if walls else None,
             "bu_check_complete_rate_5000": round((complete + more) / n, 4) if n else None}
 
