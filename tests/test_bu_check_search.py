@@ -177,3 +177,39 @@ def test_bench_reports_issue_15_keys():
     assert set(keys) <= set(fig)
     assert fig["bu_check_claims"] > 0 and fig["bu_check_wrong"] == 0
     assert 0 <= fig["bu_check_complete_rate"] <= 1 and fig["bu_check_p50_s"] <= fig["bu_check_p99_s"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_check_from_a_turn_already_under_way(seed):
+    """Check mode from a choice (``placement=None``): after the first choices
+    of a cascade, the search answers for the rest of it, and agrees with the
+    exhaustive search from that position (BU-9, BU-13)."""
+    rng = random.Random(5000 + seed)
+    for _ in range(40):
+        field, placement = random_position(rng)
+        try:
+            s = position({"players": P4}, field).apply_text(placement)
+        except Exception:  # noqa: BLE001 - a random field the stash cannot supply
+            continue
+        while s.pending is not None and rng.random() < 0.6:  # some choices already made
+            nxt = s.apply(rng.choice(s.pending.options))
+            if nxt.pending is None:
+                break
+            s = nxt
+        truth = every_result(s) if s.pending is not None else None
+        if truth is not None:
+            break
+    else:
+        pytest.skip("no small position under way for this seed")
+    claims = rng.sample(sorted(truth), min(3, len(truth)))
+    for st in list(claims):
+        claims += near_misses(st, rng)[:3]
+    for st in claims:
+        table = [" ".join(map(str, x)) for x in st]
+        r = check(s, None, table, max_positions=6000, time_limit=60)
+        assert r.complete and r.reachable == (st in truth), (field, placement, table)
+        if r.reachable:
+            end = s
+            for c in r.choices:
+                end = end.apply_text(c)
+            assert stacks_of(end) == st
