@@ -336,7 +336,7 @@ def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
 
 def check(state: BottomsUpState, placement: Place | str | None,
           table: Iterable[Any] | Mapping[str, Any], *, time_limit: float = 0.9,
-          max_choices: int = 200, max_positions: int = 500) -> CheckResult:
+          max_choices: int = 200, max_positions: int = 300) -> CheckResult:
     """Can ``placement`` (a move or its text; ``None`` when ``state`` is
     already at a choice) followed by some legal choices end with the table's
     field? Raises ``IllegalMoveError`` for an illegal placement and
@@ -345,18 +345,19 @@ def check(state: BottomsUpState, placement: Place | str | None,
     Cascades have no length limit (BU-9). The search is exact: positions are
     merged on ``canonical_key`` and a position is cut only when a rule proves
     it cannot end with the table's field (``_Target``). Its budget is
-    counted in positions (``max_positions`` choices applied: 500, about
-    0.1 s here and 1 s on a Pi Zero 2 W), so its answer does not depend on
-    the machine's load; ``time_limit`` seconds are only a guard. One search
-    (``_Search``) runs in two phases that share one expansion step: first
-    breadth first, one choice more at each level (so the choices found are
-    as few as possible, and when the budget runs out every sequence of up to
-    ``CheckResult.depth`` choices has been ruled out), for an eighth of the
-    budget; then best first from the positions that level left open, guided
-    by the table's field: the positions nearest to it and, in each, the
-    options nearest to it first (``_Search.order``, ``_Search.distance``).
-    The guidance only orders: every option is still tried, so ``complete``
-    is ``True`` when every reachable position was seen or cut, and then
+    counted in positions (``max_positions`` choices applied; 300 take at
+    most about 0.1 s here, so about 1 s on a Pi Zero 2 W), so its answer
+    does not depend on the machine's load; ``time_limit`` seconds are only a
+    guard. One search (``_Search``) runs in two phases that share one
+    expansion step: first breadth first, one choice more at each level (so
+    the choices found are as few as possible, and when the budget runs out
+    every sequence of up to ``CheckResult.depth`` choices has been ruled
+    out), for a quarter of the budget (a level it does not finish stays open
+    for the next phase); then best first from the open positions, guided by
+    the table's field: the positions nearest to it and, in each, the options
+    nearest to it first (``_Search.order``, ``_Search.distance``). The
+    guidance only orders: every option is still tried, so ``complete`` is
+    ``True`` when every reachable position was seen or cut, and then
     "not reachable" is certain."""
     # the search makes many short-lived objects and no cycles: the cyclic
     # garbage collector's full passes would only eat into the time limit
@@ -369,7 +370,7 @@ def check(state: BottomsUpState, placement: Place | str | None,
             gc.enable()
 
 
-BFS_SHARE = 8
+BFS_SHARE = 4
 """Breadth first for 1/BFS_SHARE of the budget (the fewest choices), then best first."""
 
 
@@ -532,9 +533,11 @@ class _Search:
     def breadth_first(self, level: list, until: int) -> list:
         """One choice more at each level (the fewest choices first) until
         ``until`` positions are explored; the open positions left."""
-        while level and self.depth < self.max_choices and self.explored < until:
+        while level and self.depth < self.max_choices:
             nxt = []
-            for s, path, view in level:
+            for k, (s, path, view) in enumerate(level):
+                if self.explored >= until:  # mid-level: the rest of it and what it gave stay open
+                    return level[k:] + nxt
                 for _, m in self.order(s, view):
                     child = self.step(s, path, m)
                     if child is not None:
