@@ -353,7 +353,7 @@ def bu_note(fig: dict) -> str:
         f"percentile {f('bu_check_p99_s', '{:.3f}')} s (wall clock {f('bu_check_p99_wall_s', '{:.3f}')} s), "
         f"slowest {f('bu_check_claims_slowest_s', '{:.3f}')} s. The rest say honestly \"not found up to N "
         f"choices\" ({f('bu_check_unfinished_small')} of them on a placement small enough for the exhaustive "
-        "search): mostly placements in the second half of a game (15 to 25 stacks, many yellow pieces) whose "
+        "search): placements on a field of many stacks with yellow pieces, whose "
         "cascade can pass a yellow piece on from stack to stack (BU-9 sets no limit). Their trees run to tens "
         "of thousands of positions with thousands of different ends, and no cut known to be sound narrows a "
         "near miss there: that is what is left of issue 15. "

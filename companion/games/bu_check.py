@@ -381,11 +381,12 @@ class _Found(Exception):
 class _Search:
     """One check: the table's field, the budget, the positions seen.
 
-    ``expand`` is the one child-expansion step both phases use (breadth first,
-    then best first): it applies each option of a pending choice, nearest to
-    the table's field first (``order``), counts it against the budget, scores
-    a finished cascade (``final``) and returns the open children that are new
-    (``canonical_key``) and not cut (``_Target.why_not``)."""
+    ``step`` is the one child-expansion step both phases use (breadth first,
+    then best first): it applies one option of a pending choice, counts it
+    against the budget, scores a finished cascade (``final``) and returns the
+    child when it is open, new (``canonical_key``) and not cut
+    (``_Target.why_not``). The phases differ only in which option they give
+    it next (``order``, ``distance``)."""
 
     def __init__(self, start: BottomsUpState, want: Sequence[tuple[str | None, Stack]],
                  max_choices: int, max_positions: int, deadline: float):
@@ -471,10 +472,8 @@ class _Search:
                 assert d is not None
                 if d.pieces + (p,) in self.prefixes:
                     score = 0
-                elif field[d.pieces] > self.target[d.pieces]:
-                    score = 1
-                else:
-                    score = 2 if d.pieces[:1] and any(st[:1] == d.pieces[:1] for st in self.target) else 3
+                else:  # 1: the field has more of that stack than the table, so one has to change
+                    score = 1 if field[d.pieces] > self.target[d.pieces] else 2
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
         return scored
