@@ -151,17 +151,22 @@ def test_black_pieces_never_move_or_change_and_nothing_goes_under_them():
     ok = check(s, place, ["gS kM rS", "yL", "bM", "yS"])
     assert ok.reachable and ok.choices == ("yellow open",)
     for table, why in [
-        (["gS rS", "yL", "bM yS", "kM"], "B"),                 # kM alone: a stack without gS under it is fine...
-        (["yS gS kM rS", "yL", "bM"], "A"),                    # ...but nothing can come under kM
+        (["gS kM yS", "yM rS", "bM"], "B"),                    # reachable: kM and gS stay, rS moves up
+        (["yS gS kM rS", "yL", "bM"], "A"),                    # nothing can come under kM
         (["gS rS", "yL", "bM yS"], "A"),                       # kM cannot leave the field
         (["gS kS rS", "yL", "bM yS"], "A"),                    # nor change
     ]:
         r = check(s, place, table)
         if why == "B":
-            assert r.reason is None
+            assert r.reason is None and r.reachable
             continue
         assert not r.reachable and r.complete and r.explored == 0
         assert r.reason.startswith("A: its black kM never moves or changes (BU-8 item 1)")
+    # gS is the bottom piece under kM: its upper piece is black (no effect, BU-8 item 2) and
+    # nothing is below it, so it is never the upper piece of a white (item 5): it never leaves
+    r = check(s, place, ["gS rS", "yL", "bM yS", "kM"])
+    assert not r.reachable and r.complete and r.explored == 0
+    assert "gS under black never changes (BU-8 item 2)" in r.reason
 
 
 def test_without_blue_no_color_appears_and_without_red_nothing_goes():

@@ -20,8 +20,10 @@ without labels or internal ids (two identical lone pieces are one
 destination); positions that provably cannot end with the table's field are
 cut (``_Target``: destroyed pieces never come back, black pieces never move
 or change and nothing is ever put under a piece, no color appears without
-blue...); breadth first for the fewest choices, then depth first toward the
-table's stacks, the choices that build a prefix of a target stack first.
+blue...); breadth first for the fewest choices, then best first guided by
+the table's field (``_Search``): the choices that build a prefix of one of
+its stacks, that change a stack it does not show or that give a piece it
+has, first.
 """
 from __future__ import annotations
 
@@ -128,6 +130,17 @@ def canonical_key(s: BottomsUpState) -> tuple:
     return (tuple(sigs), cursor, pending, tuple(s.stash.items()))
 
 
+def _piece_counter(s: BottomsUpState) -> Counter:
+    """The pieces on the field (slots read directly: no tuple per group)."""
+    return Counter(p for g in s.groups for _, p in g.slots)
+
+
+def _view(s: BottomsUpState) -> tuple[Counter, Counter]:
+    """The field's stacks and its pieces, counted once for the order, the
+    distance and the cuts of a position."""
+    return _field_counter(s), _piece_counter(s)
+
+
 def _field_counter(s: BottomsUpState) -> Counter:
     return Counter(g.pieces for g in s.groups)
 
@@ -197,7 +210,11 @@ class _Target:
       changes, never leaves its group and groups never merge; pieces only
       arrive on top of a group. A group holding black pieces ends as one of
       the table's stacks that holds them in the same order, with at most as
-      many pieces below the first one and between two of them as now;
+      many pieces below the first one and between two of them as now.
+      The piece directly below a black one is fixed too when it is the
+      bottom piece or sits on a black one: its upper piece is black (no
+      effect, item 2), it is never the upper piece of a white (item 5: the
+      piece below it is black or nothing), and nothing ever comes between;
     * colors: effects come only from the colors on the field (an upper
       piece's color, or a white's reflection of the lower piece's own color).
       With no blue piece no piece changes color and no new color appears;
@@ -211,11 +228,11 @@ class _Target:
         self.colors = Counter(p.color for p in self.need.elements())
         self._black_ok: dict[tuple, tuple | None] = {}
 
-    def why_not(self, s: BottomsUpState) -> str | None:
-        """A reason the table's field cannot be the end of ``s``'s cascade, or ``None``."""
-        field: Counter = Counter()
-        for g in s.groups:
-            field.update(g.pieces)
+    def why_not(self, s: BottomsUpState, field: Counter | None = None) -> str | None:
+        """A reason the table's field cannot be the end of ``s``'s cascade, or
+        ``None``. ``field``: the pieces on ``s``'s field when already counted."""
+        if field is None:
+            field = _piece_counter(s)
         for p, n in self.need.items():
             have = field[p] + s.stash.count(p)
             if have < n:
@@ -249,10 +266,18 @@ class _Target:
         patterns = []
         for g in s.groups:
             pcs = g.pieces
-            pos = [i for i, p in enumerate(pcs) if p.color == Color.BLACK]
-            if pos:
-                gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
-                patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
+            black = [p.color == Color.BLACK for p in pcs]
+            if not any(black):
+                continue
+            busy = set()  # a piece taking an effect right now is not fixed
+            if s.pending is not None and s.pending.gid == g.gid:
+                busy.add(s.pending.slot)
+            if s.cursor is not None and s.cursor.gid == g.gid and s.cursor.u is not None:
+                busy.add(s.cursor.u)
+            pos = [i for i in range(len(pcs)) if black[i] or (
+                i + 1 < len(pcs) and black[i + 1] and (i == 0 or black[i - 1]) and g.slots[i][0] not in busy)]
+            gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
+            patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
         if not patterns:
             return None
         key = tuple(sorted((b, gp) for _, b, gp in patterns))
@@ -261,8 +286,12 @@ class _Target:
         bad = self._black_ok[key]
         if bad is None:
             return None
-        label, blacks, _ = next(x for x in patterns if (x[1], x[2]) == bad)
-        return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1) "
+        label, fixed, _ = next(x for x in patterns if (x[1], x[2]) == bad)
+        blacks = [p for p in fixed if p.color == Color.BLACK]
+        under = [p for p in fixed if p.color != Color.BLACK]
+        also = (f"; {' '.join(map(str, under))} under black never {'changes' if len(under) == 1 else 'change'}"
+                f" (BU-8 item 2)" if under else "")
+        return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1){also} "
                 f"and no stack of the table can be what {label} becomes")
 
     def _black_match(self, patterns: list[tuple[Stack, tuple[int, ...]]]) -> tuple | None:
@@ -307,7 +336,7 @@ def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
 
 def check(state: BottomsUpState, placement: Place | str | None,
           table: Iterable[Any] | Mapping[str, Any], *, time_limit: float = 0.9,
-          max_choices: int = 200, max_positions: int = 6000) -> CheckResult:
+          max_choices: int = 200, max_positions: int = 300) -> CheckResult:
     """Can ``placement`` (a move or its text; ``None`` when ``state`` is
     already at a choice) followed by some legal choices end with the table's
     field? Raises ``IllegalMoveError`` for an illegal placement and
@@ -316,15 +345,20 @@ def check(state: BottomsUpState, placement: Place | str | None,
     Cascades have no length limit (BU-9). The search is exact: positions are
     merged on ``canonical_key`` and a position is cut only when a rule proves
     it cannot end with the table's field (``_Target``). Its budget is
-    counted in positions (``max_positions`` choices applied), so its answer
+    counted in positions (``max_positions`` choices applied; 300 take at
+    most about 0.1 s here, so about 1 s on a Pi Zero 2 W), so its answer
     does not depend on the machine's load; ``time_limit`` seconds are only a
-    guard. It runs in two parts: first breadth first, one choice more at
-    each level (so the choices found are as few as possible, and when the
-    budget runs out every sequence of up to ``CheckResult.depth`` choices
-    has been ruled out), for half the budget; then best first from the positions that
-    level left open, those nearest to the table's field first (deep
-    cascades). ``complete`` is ``True`` when every reachable position was
-    seen or cut: then "not reachable" is certain."""
+    guard. One search (``_Search``) runs in two phases that share one
+    expansion step: first breadth first, one choice more at each level (so
+    the choices found are as few as possible, and when the budget runs out
+    every sequence of up to ``CheckResult.depth`` choices has been ruled
+    out), for a quarter of the budget (a level it does not finish stays open
+    for the next phase); then best first from the open positions, guided by
+    the table's field: the positions nearest to it and, in each, the options
+    nearest to it first (``_Search.order``, ``_Search.distance``). The
+    guidance only orders: every option is still tried, so ``complete`` is
+    ``True`` when every reachable position was seen or cut, and then
+    "not reachable" is certain."""
     # the search makes many short-lived objects and no cycles: the cyclic
     # garbage collector's full passes would only eat into the time limit
     was_enabled = gc.isenabled()
@@ -334,6 +368,209 @@ def check(state: BottomsUpState, placement: Place | str | None,
     finally:
         if was_enabled:
             gc.enable()
+
+
+BFS_SHARE = 4
+"""Breadth first for 1/BFS_SHARE of the budget (the fewest choices), then best first."""
+
+
+class _Found(Exception):
+    """The table's field is reached: the search stops."""
+
+
+class _Search:
+    """One check: the table's field, the budget, the positions seen.
+
+    ``step`` is the one child-expansion step both phases use (breadth first,
+    then best first): it applies one option of a pending choice, counts it
+    against the budget, scores a finished cascade (``final``) and returns the
+    child when it is open, new (``canonical_key``) and not cut
+    (``_Target.why_not``). The phases differ only in which option they give
+    it next (``order``, ``distance``)."""
+
+    def __init__(self, start: BottomsUpState, want: Sequence[tuple[str | None, Stack]],
+                 max_choices: int, max_positions: int, deadline: float):
+        self.start = start
+        self.want = want
+        self.tgt = _Target(want)
+        self.target = Counter(self.tgt.stacks)
+        self.prefixes: set[Stack] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
+        self.total_stacks = sum(self.target.values())
+        self.max_choices = max_choices
+        self.max_positions = max_positions
+        self.deadline = deadline
+        self.explored = 0
+        self.best: tuple | None = None  # (score, path, state); score None when reached
+        self.seen: set = set()
+        self.cut = False  # some position was left because of ``max_choices``
+        self.depth = 0  # every sequence of up to ``depth`` choices is ruled out
+
+    # ------------------------------------------------------------ the one step
+
+    def tick(self) -> None:
+        if self.explored >= self.max_positions:
+            raise _OutOfTime
+        self.explored += 1
+        if not self.explored & 15 and time.perf_counter() > self.deadline:  # only a guard
+            raise _OutOfTime
+
+    def step(self, s: BottomsUpState, path: tuple[str, ...], m: Any) -> tuple | None:
+        """The one child-expansion step of both phases: option ``m`` of ``s``'s
+        pending choice, counted against the budget. Returns the child when it
+        is open, new (``canonical_key``) and not cut (``_Target.why_not``), as
+        ``(child, its path, its view)`` (the field counted once, ``_view``);
+        raises ``_Found`` when it ends with the table's field."""
+        self.tick()
+        child, cpath = s.apply(m), path + (str(m),)
+        if child.pending is None:
+            if self.final(child, cpath):
+                raise _Found
+            return None
+        key = canonical_key(child)
+        if key in self.seen:
+            return None
+        if len(cpath) >= self.max_choices:
+            self.cut = True
+            return None
+        self.seen.add(key)
+        view = _view(child)
+        if self.tgt.why_not(child, view[1]):
+            return None
+        return child, cpath, view
+
+    def order(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> list[tuple[int, Any]]:
+        """The options of ``s``'s pending choice with a score (0 nearest to
+        the table's field, 3 farthest), in that order. An order, never a cut:
+        every option is still tried.
+
+        A blue choice: first the colors that build a prefix of one of the
+        table's stacks, then those giving a piece the table has more of than
+        the field, then a color the table holds at all. A yellow destination:
+        first one that builds a prefix of a table's stack, then a group that
+        has to change (its stack is not in the table), or open space when the
+        table has that lone piece; a group the table shows as it is, last."""
+        pend = s.pending
+        at = s.pending_at()
+        assert pend is not None and at is not None
+        g, i, p = at
+        field, pcs = view
+        scored = []
+        for m in pend.options:
+            if isinstance(m, BlueChoice):
+                q = Piece(m.color, p.size)
+                if g.pieces[:i] + (q,) in self.prefixes:
+                    score = 0
+                elif self.tgt.need[q] > pcs[q]:
+                    score = 1
+                else:
+                    score = 2 if self.tgt.colors[m.color] else 3
+            elif m.target is None:
+                lone = (p,)
+                score = 0 if self.target[lone] > field[lone] else (1 if lone in self.prefixes else 3)
+            else:
+                d = s.group(m.target)
+                assert d is not None
+                if d.pieces + (p,) in self.prefixes:
+                    score = 0
+                else:  # 1: the field has more of that stack than the table, so one has to change
+                    score = 1 if field[d.pieces] > self.target[d.pieces] else 2
+            scored.append((score, m))
+        scored.sort(key=lambda t: t[0])
+        return scored
+
+    def distance(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> int:
+        """Best-first order (a guess, not a bound): the table's stacks still
+        missing, the field's stacks the table does not have (each needs a
+        piece to land on it or to leave it), plus the pieces still to change,
+        destroy or create."""
+        got, pcs = view
+        matched = sum((got & self.target).values())
+        need = self.tgt.need
+        return (self.total_stacks - matched) + (len(s.groups) - matched) + sum(((pcs - need) + (need - pcs)).values())
+
+    def final(self, s: BottomsUpState, path: tuple[str, ...]) -> bool:
+        """Score a finished cascade; ``True`` when it is the table's field."""
+        got = _field_counter(s)
+        if got == self.target:
+            self.best = (None, path, s)
+            return True
+        score = 2 * sum((got & self.target).values()) - abs(sum(got.values()) - self.total_stacks)
+        if self.best is None or score > self.best[0]:
+            self.best = (score, path, s)
+        return False
+
+    def result(self, reachable: bool, complete: bool, reason: str | None = None) -> CheckResult:
+        if self.best is None:
+            end, more = _finish_any(self.start)
+            self.final(end, more)
+        assert self.best is not None
+        _, path, res = self.best
+        diff = None if reachable else first_difference(res, self.want)
+        return CheckResult(reachable, path, res, diff, self.explored, complete,
+                           len(path) if reachable else self.depth, reason)
+
+    # ------------------------------------------------------------ the two phases
+
+    def run(self) -> CheckResult:
+        start = self.start
+        if start.pending is None:
+            return self.result(self.final(start, ()), True)
+        reason = self.tgt.why_not(start)
+        if reason:
+            return self.result(False, True, reason)
+        self.seen.add(canonical_key(start))
+        try:
+            level = self.breadth_first([(start, (), _view(start))], self.max_positions // BFS_SHARE)
+            if level:
+                self.best_first(level)
+            return self.result(False, not self.cut)
+        except _Found:
+            return self.result(True, True)
+        except (_OutOfTime, RecursionError):
+            return self.result(False, False)
+
+    def breadth_first(self, level: list, until: int) -> list:
+        """One choice more at each level (the fewest choices first) until
+        ``until`` positions are explored; the open positions left."""
+        while level and self.depth < self.max_choices:
+            nxt = []
+            for k, (s, path, view) in enumerate(level):
+                if self.explored >= until:  # mid-level: the rest of it and what it gave stay open
+                    return level[k:] + nxt
+                for _, m in self.order(s, view):
+                    child = self.step(s, path, m)
+                    if child is not None:
+                        nxt.append(child)
+            level = nxt
+            self.depth += 1
+        return level
+
+    def best_first(self, level: list) -> None:
+        """From the open positions, the option nearest to the table's field
+        first: a heap of (position, its next option), an option applied only
+        when it comes first, so a position's far options cost nothing until
+        its near ones are tried. Priority: the position's ``distance`` plus
+        twice the option's ``order`` score; deeper first on a tie."""
+        heap: list = []
+        count = 0
+
+        def push(s: BottomsUpState, path: tuple[str, ...], opts: list, k: int, dist: int) -> None:
+            nonlocal count
+            if k < len(opts):
+                count += 1
+                heapq.heappush(heap, (dist + 2 * opts[k][0], -len(path), count, s, path, opts, k, dist))
+
+        for n, (s, path, view) in enumerate(level):
+            if not n & 15 and time.perf_counter() > self.deadline:
+                raise _OutOfTime
+            push(s, path, self.order(s, view), 0, self.distance(s, view))
+        while heap:
+            _, _, _, s, path, opts, k, dist = heapq.heappop(heap)
+            push(s, path, opts, k + 1, dist)
+            child = self.step(s, path, opts[k][1])
+            if child is not None:
+                c, cpath, view = child
+                push(c, cpath, self.order(c, view), 0, self.distance(c, view))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
@@ -349,138 +586,9 @@ def _check(state: BottomsUpState, placement: Place | str | None,
         if state.phase not in (Phase.PLAY, Phase.OPENING):
             raise IllegalMoveError("check mode needs a position in play")
         start = state
-    tgt = _Target(want)
-    target = Counter(tgt.stacks)
-    prefixes: set[Stack] = {stack[:k] for stack in target for k in range(1, len(stack) + 1)}
-    total_stacks = sum(target.values())
-    t0 = time.perf_counter()
     # freeing the positions seen takes a few hundredths of a second: stop early enough
-    deadline = t0 + 0.92 * time_limit
-
-    need = tgt.need
-
-    def distance(s: BottomsUpState) -> int:
-        """Best-first order (a guess, not a bound): the table's stacks still
-        missing, plus the pieces still to change, destroy or create."""
-        got = Counter(g.pieces for g in s.groups)
-        missing = total_stacks - sum((got & target).values())
-        pcs: Counter = Counter()
-        for g in s.groups:
-            pcs.update(g.pieces)
-        return missing + sum(((pcs - need) + (need - pcs)).values())
-
-    def order(s: BottomsUpState) -> list:
-        pend = s.pending
-        at = s.pending_at()
-        assert pend is not None and at is not None
-        g, i, p = at
-        scored = []
-        for m in pend.options:
-            if isinstance(m, BlueChoice):
-                score = 0 if g.pieces[:i] + (Piece(m.color, p.size),) in prefixes else 1
-            elif m.target is None:
-                score = 0 if (p,) in prefixes else 2
-            else:
-                d = s.group(m.target)
-                score = 0 if (d.pieces + (p,)) in prefixes else 1
-            scored.append((score, m))
-        scored.sort(key=lambda t: t[0])
-        return [m for _, m in scored]
-
-    best: list = [None]  # (score, path, state)
-    explored = [0]
-
-    def final(s: BottomsUpState, path: tuple[str, ...]) -> bool:
-        got = _field_counter(s)
-        if got == target:
-            best[0] = (None, path, s)
-            return True
-        score = 2 * sum((got & target).values()) - abs(sum(got.values()) - total_stacks)
-        if best[0] is None or score > best[0][0]:
-            best[0] = (score, path, s)
-        return False
-
-    def tick() -> None:
-        if explored[0] >= max_positions:
-            raise _OutOfTime
-        explored[0] += 1
-        if not explored[0] & 15 and time.perf_counter() > deadline:  # only a guard
-            raise _OutOfTime
-
-    def result(reachable: bool, complete: bool, depth: int, reason: str | None = None) -> CheckResult:
-        if best[0] is None:
-            end, more = _finish_any(start)
-            final(end, more)
-        _, path, res = best[0]
-        diff = None if reachable else first_difference(res, want)
-        return CheckResult(reachable, path, res, diff, explored[0], complete,
-                           len(path) if reachable else depth, reason)
-
-    if start.pending is None:
-        return result(final(start, ()), True, 0)
-    reason = tgt.why_not(start)
-    if reason:
-        return result(False, True, 0, reason)
-
-    seen: set = {canonical_key(start)}
-    level: list[tuple[BottomsUpState, tuple[str, ...]]] = [(start, ())]
-    depth = 0  # every sequence of up to ``depth`` choices is ruled out
-    try:
-        # breadth first: a level holds the open positions after ``depth`` choices
-        bfs_until = max_positions // 2
-        while level and depth < max_choices and explored[0] < bfs_until:
-            nxt: list[tuple[BottomsUpState, tuple[str, ...]]] = []
-            for s, path in level:
-                for m in order(s):
-                    tick()
-                    child, cpath = s.apply(m), path + (str(m),)
-                    if child.pending is None:
-                        if final(child, cpath):
-                            return result(True, True, len(cpath))
-                        continue
-                    key = canonical_key(child)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if tgt.why_not(child):
-                        continue
-                    nxt.append((child, cpath))
-            level = nxt
-            depth += 1
-        if not level:
-            return result(False, True, depth)
-        # best first from the open positions: nearest to the table's field first
-        heap = []
-        for count, (s, path) in enumerate(level):
-            if not count & 15 and time.perf_counter() > deadline:
-                raise _OutOfTime
-            heap.append((distance(s), len(path), count, s, path))
-        heapq.heapify(heap)
-        count = len(heap)
-        cut = False
-        while heap:
-            _, _, _, s, path = heapq.heappop(heap)
-            for m in s.pending.options:
-                tick()
-                child, cpath = s.apply(m), path + (str(m),)
-                if child.pending is None:
-                    if final(child, cpath):
-                        return result(True, True, len(cpath))
-                    continue
-                key = canonical_key(child)
-                if key in seen:
-                    continue
-                if len(cpath) >= max_choices:
-                    cut = True
-                    continue
-                seen.add(key)
-                if tgt.why_not(child):
-                    continue
-                count += 1
-                heapq.heappush(heap, (distance(child), len(cpath), count, child, cpath))
-        return result(False, not cut, depth)
-    except (_OutOfTime, RecursionError):
-        return result(False, False, depth)
+    deadline = time.perf_counter() + 0.92 * time_limit
+    return _Search(start, want, max_choices, max_positions, deadline).run()
 
 
 def _finish_any(s: BottomsUpState) -> tuple[BottomsUpState, tuple[str, ...]]:
