@@ -34,11 +34,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..engine import Move
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..pieces import Color, Piece, Size
 from .bottoms_up import BlueChoice, Phase, BottomsUpState, Place, YellowChoice, parse_bu_move
 
-__all__ = ["CheckResult", "check", "parse_table", "canonical_key", "first_difference"]
+__all__ = ["CheckResult", "Difference", "check", "parse_table", "canonical_key", "first_difference", "first_gap"]
 
 Stack = tuple[Piece, ...]
 
@@ -67,10 +68,16 @@ class CheckResult:
     complete: bool = True
     depth: int = 0
     reason: str | None = None
+    gap: Difference | None = None  # ``difference`` as data, for the screens
 
     @property
     def result_field(self) -> list[str]:
         return self.result.field_lines()
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """``choices`` as ``Move`` values (the screens test moves by type, never by text)."""
+        return tuple(parse_bu_move(t) for t in self.choices)
 
     def to_json(self) -> dict[str, Any]:
         return {"reachable": self.reachable, "choices": list(self.choices), "result": self.result_field,
@@ -145,9 +152,37 @@ def _field_counter(s: BottomsUpState) -> Counter:
     return Counter(g.pieces for g in s.groups)
 
 
+@dataclass(frozen=True)
+class Difference:
+    """The first difference between the rules' field and the table's, as data
+    (screens put it in words): group ``label`` (``None`` for an unlabelled
+    table stack) where the rules give ``rules`` and the table has ``table``;
+    ``table`` is ``None`` when the table has no such stack, ``rules`` is
+    ``None`` when the table has a stack the rules do not give."""
+
+    label: str | None
+    rules: Stack | None
+    table: Stack | None
+
+    def __str__(self) -> str:
+        txt = lambda pcs: " ".join(map(str, pcs))  # noqa: E731
+        if self.rules is None:
+            where = f"{self.label}: " if self.label else ""
+            return f"{where}the table has {txt(self.table or ())}, which the rules do not give"
+        if self.table is None:
+            return f"{self.label}: the rules give {txt(self.rules)}, the table has no such stack"
+        return f"{self.label}: the rules give {txt(self.rules)}, the table has {txt(self.table)}"
+
+
 def first_difference(s: BottomsUpState, table: Sequence[tuple[str | None, Stack]]) -> str | None:
     """The first difference between the rules' field ``s`` and the table's,
-    in label order; ``None`` when they are the same multiset of stacks."""
+    in label order, in words; ``None`` when they are the same multiset of stacks."""
+    gap = first_gap(s, table)
+    return None if gap is None else str(gap)
+
+
+def first_gap(s: BottomsUpState, table: Sequence[tuple[str | None, Stack]]) -> Difference | None:
+    """``first_difference`` as a ``Difference``."""
     groups = s.field_groups()
     want = list(table)
     used = [False] * len(want)
@@ -165,7 +200,6 @@ def first_difference(s: BottomsUpState, table: Sequence[tuple[str | None, Stack]
                 matched[g.label] = i
                 used[i] = True
                 break
-    txt = lambda pcs: " ".join(map(str, pcs))  # noqa: E731
     for g in groups:
         if g.label in matched:
             continue
@@ -178,13 +212,10 @@ def first_difference(s: BottomsUpState, table: Sequence[tuple[str | None, Stack]
                 return n
             cands = sorted((i for i, (lab, _) in enumerate(want) if not used[i] and common(want[i][1]) > 0),
                            key=lambda i: -common(want[i][1]))
-        if cands:
-            return f"{g.label}: the rules give {txt(g.pieces)}, the table has {txt(want[cands[0]][1])}"
-        return f"{g.label}: the rules give {txt(g.pieces)}, the table has no such stack"
+        return Difference(g.label, g.pieces, want[cands[0]][1] if cands else None)
     for i, (lab, pcs) in enumerate(want):
         if not used[i]:
-            where = f"{lab}: " if lab else ""
-            return f"{where}the table has {txt(pcs)}, which the rules do not give"
+            return Difference(lab, None, pcs)
     return None
 
 
@@ -505,9 +536,9 @@ class _Search:
             self.final(end, more)
         assert self.best is not None
         _, path, res = self.best
-        diff = None if reachable else first_difference(res, self.want)
-        return CheckResult(reachable, path, res, diff, self.explored, complete,
-                           len(path) if reachable else self.depth, reason)
+        gap = None if reachable else first_gap(res, self.want)
+        return CheckResult(reachable, path, res, None if gap is None else str(gap), self.explored, complete,
+                           len(path) if reachable else self.depth, reason, gap)
 
     # ------------------------------------------------------------ the two phases
 

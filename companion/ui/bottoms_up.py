@@ -784,14 +784,13 @@ class BottomsUpScreen(SessionScreen):
         while app.top is not self:
             app.pop()
 
-    def record_checked(self, app: "App", placement: Place, choices: Sequence[str]) -> None:
+    def record_checked(self, app: "App", placement: Place, choices: Sequence[Move]) -> None:
         """Check mode's verdict recorded: the placement and its choices (the
         device applies one-option choices by itself: those are skipped here)."""
         before: BottomsUpState = self.state
         shadow = before.apply(placement)
         self.session.play(placement)
-        for text in choices:
-            m = shadow.parse_move(text)
+        for m in choices:
             if shadow.forced_move() is None:
                 self.session.play(m)
             shadow = shadow.apply(m)

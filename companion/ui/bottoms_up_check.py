@@ -14,14 +14,14 @@ again, or resolve it step by step with the device.
 from __future__ import annotations
 
 import itertools
-import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..games.bottoms_up import BottomsUpState, Place, label_of
-from ..games.bu_check import CheckResult, check
+from ..engine import Move
+from ..games.bottoms_up import BlueChoice, BottomsUpState, Place, YellowChoice, label_of
+from ..games.bu_check import CheckResult, Difference, check
 from ..i18n import _
 from ..io import Key
-from ..pieces import Color, Piece
+from ..pieces import Piece
 from .bottoms_up import (
     LINE_CHARS, ROW_CHARS, Pages, PieceGrid, color_word, field_lines, stack_text,
 )
@@ -80,7 +80,7 @@ class TableField(ListScreen):
     device resolve it step by step."""
 
     def __init__(self, state: BottomsUpState, placement: Place,
-                 on_record: Callable[["App", Place, Sequence[str]], Any],
+                 on_record: Callable[["App", Place, Sequence[Move]], Any],
                  on_resolve: Callable[["App", Place], Any]):
         super().__init__()
         self.placement = placement
@@ -141,7 +141,7 @@ class TableField(ListScreen):
 
     # ------------------------------------------------------------ after the verdict
 
-    def record(self, app: "App", choices: Sequence[str]) -> None:
+    def record(self, app: "App", choices: Sequence[Move]) -> None:
         """Record the turn: the placement and the verdict's ``choices``."""
         self.on_record(app, self.placement, choices)
 
@@ -212,47 +212,37 @@ class StackEditor(ListScreen):
         self.done(app)
 
 
-_NO_SUCH = re.compile(r"^(\w+): the rules give (.*), the table has no such stack$")
-_OTHER = re.compile(r"^(\w+): the rules give (.*), the table has (.*)$")
-_EXTRA = re.compile(r"^(?:(\w+): )?the table has (.*), which the rules do not give$")
-
-
-def difference_words(text: str | None) -> str:
-    """``bu_check.first_difference``'s English line in the language of the
-    screens (its three forms; anything else is shown as it is)."""
-    if not text:
+def difference_words(gap: Difference | None) -> str:
+    """``bu_check``'s first difference in the language of the screens."""
+    if gap is None:
         return ""
-    m = _NO_SUCH.match(text)
-    if m:
+    def txt(pcs) -> str:
+        return " ".join(map(str, pcs))
+    if gap.rules is None:
+        return (_("{label}: the table has {pieces}, which the rules do not give").format(
+            label=gap.label, pieces=txt(gap.table or ())) if gap.label
+            else _("the table has {pieces}, which the rules do not give").format(pieces=txt(gap.table or ())))
+    if gap.table is None:
         return _("{label}: the rules give {pieces}, the table has no such stack").format(
-            label=m[1], pieces=m[2])
-    m = _OTHER.match(text)
-    if m:
-        return _("{label}: the rules give {pieces}, the table has {table}").format(
-            label=m[1], pieces=m[2], table=m[3])
-    m = _EXTRA.match(text)
-    if m:
-        return (_("{label}: the table has {pieces}, which the rules do not give").format(label=m[1], pieces=m[2])
-                if m[1] else _("the table has {pieces}, which the rules do not give").format(pieces=m[2]))
-    return text
+            label=gap.label, pieces=txt(gap.rules))
+    return _("{label}: the rules give {pieces}, the table has {table}").format(
+        label=gap.label, pieces=txt(gap.rules), table=txt(gap.table))
 
 
-def choice_words(move: str) -> str:
-    """A choice's move text (``blue g``, ``yellow C``, ``yellow open``: the
-    records' vocabulary) in the language of the screens."""
-    word, _sp, arg = move.partition(" ")
-    if word == "blue":
-        color = next((c for c in Color if c.letter == arg), None)
-        return _("blue: {color}").format(color=color_word(color)) if color else move
-    if word == "yellow":
-        return _("yellow: open space") if arg == "open" else _("yellow: onto {label}").format(label=arg)
-    return move
+def choice_words(move: Move) -> str:
+    """A choice (blue's new color, yellow's destination) in the language of the screens."""
+    if isinstance(move, BlueChoice):
+        return _("blue: {color}").format(color=color_word(move.color))
+    if isinstance(move, YellowChoice):
+        return _("yellow: open space") if move.target is None else _("yellow: onto {label}").format(
+            label=move.target)
+    return str(move)
 
 
 def verdict(field: TableField, r: CheckResult) -> Pages:
     """The answer of check mode; OK offers what to do next."""
     # the choices are move texts (the records' vocabulary: "color b", "move A")
-    choices = ", ".join(map(choice_words, r.choices)) if r.choices else _("none needed")
+    choices = ", ".join(map(choice_words, r.moves)) if r.moves else _("none needed")
     if r.reachable:
         lines = wrap(_("The rules reach the table's field."), LINE_CHARS) + \
             wrap(_("choices: {choices}").format(choices=choices), LINE_CHARS)
@@ -260,9 +250,9 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
 
         def then(app: "App") -> None:
             choose(app, _("Check: right"), [(_("Record this turn"), "record"), (_("Edit the field"), "edit")],
-                   lambda a, v: field.record(a, r.choices) if v == "record" else None)
+                   lambda a, v: field.record(a, r.moves) if v == "record" else None)
     else:
-        lines = wrap(_("Not reachable. First difference: {difference}").format(difference=difference_words(r.difference)),
+        lines = wrap(_("Not reachable. First difference: {difference}").format(difference=difference_words(r.gap)),
                      LINE_CHARS)
         if not r.complete:
             lines += wrap(_("(searched every way with up to {n} choices)").format(n=r.depth), LINE_CHARS)
@@ -274,7 +264,7 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
         def then(app: "App") -> None:
             choose(app, _("Check: differs"), [(_("Edit the field"), "edit"), (_("Resolve step by step"), "resolve"),
                                               (_("Record legal result"), "record")],
-                   lambda a, v: (field.record(a, r.choices) if v == "record"
+                   lambda a, v: (field.record(a, r.moves) if v == "record"
                                  else field.resolve(a) if v == "resolve" else None))
     lines.append(_("OK: what next"))
     return Pages(title, lines, then=then)  # BU-13
