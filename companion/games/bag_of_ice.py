@@ -139,7 +139,8 @@ def best_arrangement(pieces: Iterable[Piece], colors: Sequence[Color] = DEFAULT_
     size_count = Counter(p.size for p in pieces)
     cand = [c for c in dict.fromkeys(p.color for p in sorted(pieces))
             if all(counts[Piece(c, s)] for s in Size)]
-    best_value, best_mono = -1, ()
+    best_value = -1
+    best_mono: tuple[Color, ...] = ()
     for mask in range(1 << len(cand)):
         mono = tuple(c for i, c in enumerate(cand) if mask >> i & 1)
         k = min(size_count[s] - len(mono) for s in Size)

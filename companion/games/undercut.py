@@ -28,7 +28,7 @@ import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players
@@ -228,6 +228,7 @@ class UndercutState(State):
         """Every piece the full level knows, wherever it is (U-14 conservation):
         equals the 75-piece set at every step."""
         self._need_full("pieces")
+        assert self.bag is not None  # the full level tracks the bag
         allp: list[Piece] = list(self.bag)
         for h in self.hands:
             allp.extend(h)
@@ -397,11 +398,13 @@ class UndercutState(State):
         if isinstance(move, (StartPlayer, Got)):
             raise IllegalMoveError(f"{move} is a draw, but no draw is pending: {self._waiting_for()}")
         name = self.players[self.active]
-        handler = {
+        # each handler takes its own move class, which the lookup by type guarantees
+        handlers: dict[type[Move], Callable[[Any, str], UndercutState]] = {
             Take: self._apply_take, TurnIn: self._apply_turnin, Done: self._apply_done,
             Bid: self._apply_bid, Pass: self._apply_pass, HandPips: self._apply_pips,
             HandPieces: self._apply_pieces,
-        }.get(type(move))
+        }
+        handler = handlers.get(type(move))
         if handler is None:
             raise IllegalMoveError(f"not an Undercut move: {move!r}")
         return handler(move, name)
