@@ -20,7 +20,7 @@ import queue
 import signal
 import sys
 import time
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import __version__
 from .errors import CompanionError, ConfigError, JournalError, NotAJournalError, RecordError
@@ -394,6 +394,7 @@ def cmd_export(args) -> int:
         except OSError as e:
             return _err(f"cannot write {args.output}: {e.strerror or e}")
     else:
+        assert isinstance(data, str)  # a PNG needs -o (refused above)
         sys.stdout.write(data)
     return 0
 
@@ -475,7 +476,7 @@ def _shared_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
     In a subcommand their default is ``SUPPRESS``: an option typed before the
     subcommand (``companion --journal X history``) is then not replaced by the
     subcommand's default, and one typed after it wins."""
-    extra = {"default": argparse.SUPPRESS} if in_subcommand else {}
+    extra: dict[str, Any] = {"default": argparse.SUPPRESS} if in_subcommand else {}
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--journal", metavar="PATH", help="journal file (default: $STATE_DIRECTORY or XDG state dir)",
                         **extra)
