@@ -12,6 +12,7 @@ calling ``self.play(app, move_text)``.
 """
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING
 
 from ..engine import Decision
@@ -57,7 +58,7 @@ class SessionScreen(Screen):
     def after_play(self, app: "App") -> None:
         """Hook: e.g. show a result screen. Default: nothing."""
 
-    def menu_items(self, app: "App") -> list[Item]:
+    def menu_items(self, app: "App") -> builtins.list[Item]:  # the attribute `list` shadows the builtin here
         """The game's own entries of the session menu."""
         return []
 
@@ -77,7 +78,7 @@ class SessionScreen(Screen):
     def after_undo(self, app: "App") -> None:
         """Hook after an undo (default: nothing)."""
 
-    def why_lines(self) -> list[str]:
+    def why_lines(self) -> builtins.list[str]:
         """The rulings behind what the screen shows now, each as "U-6: ..." in
         a few words: the session menu's "Why" page (ruling ids stay out of
         titles and instructions, issue 13). Default: none, no page."""

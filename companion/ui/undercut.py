@@ -52,7 +52,7 @@ from ..session import Session
 from .base import SessionScreen
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Menu, Message, Screen, stepped
+from .widgets import ChoiceList, Item, Menu, Message, Screen, bound, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -383,6 +383,9 @@ class ScoreScreen(Screen):
 
 def hands_menu(session: Session) -> Screen:
     """Each hand (full table): pips and pieces; OK shows the pieces in words."""
+    def show_hand(app: "App", name: str, lines: list[str]) -> None:
+        app.push(ours(Report(_("Hand of {name}").format(name=name), lines)))
+
     def items() -> list[Item]:
         st: UndercutState = session.state
         rights = [pips_text(h.pips()) for h in st.hands]
@@ -397,8 +400,7 @@ def hands_menu(session: Session) -> Screen:
             lines += [piece_words(p) + (f" x{k}" if k > 1 else "") for p, k in counts.items()]
             if not len(h):
                 lines.append(_("empty hand"))
-            out.append(Item(shown[i], (lambda app, t=lines, n=name: app.push(
-                ours(Report(_("Hand of {name}").format(name=n), t)))), right=rights[i]))
+            out.append(Item(shown[i], bound(show_hand, name, lines), right=rights[i]))
         return out
     return ours(Menu(_("Hands"), items))
 
@@ -549,7 +551,7 @@ class UndercutScreen(SessionScreen):
             for k, label in enumerate(labels):
                 b = st.bids[k]
                 right = free if b is None else names[b[0]]
-                out.append(Item(label, lambda a, k=k: self.open_bid(a, k), right=right))
+                out.append(Item(label, bound(self.open_bid, k), right=right))
             out.append(Item(_("Pass: +1 and draw"), self.ask_pass))
             return out
         options = list(d.options)
