@@ -13,9 +13,9 @@ calling ``self.play(app, move_text)``.
 from __future__ import annotations
 
 import builtins
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from ..engine import Decision
+from ..engine import Decision, State
 from ..io import Key
 from ..session import Session
 from ..i18n import _
@@ -25,6 +25,16 @@ from .widgets import ChoiceList, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
+
+
+S = TypeVar("S", bound=State)
+
+
+def state_as(kind: type[S], state: State) -> S:
+    """``state`` as its game's own state class: a game's screens show only that
+    game's sessions (``Session.state`` is typed as any game's ``State``)."""
+    assert isinstance(state, kind), f"a {kind.__name__} screen got a {type(state).__name__}"
+    return state
 
 
 class SessionScreen(Screen):
