@@ -20,10 +20,15 @@ import queue
 import signal
 import sys
 import time
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import __version__
 from .errors import CompanionError, ConfigError, JournalError, NotAJournalError, RecordError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import random
+
+    from .ui.app import App
 
 
 def _err(msg: str, code: int = 2) -> int:
@@ -89,7 +94,7 @@ def _read_only_journal(path: str | None):
     return Journal(path or default_path(), read_only=True)
 
 
-def build_app(args, *, rng=None):
+def build_app(args: argparse.Namespace, *, rng: random.Random | None = None) -> App:
     import random
     from . import config
     from .ui.app import App
