@@ -915,7 +915,10 @@ class BottomsUpScreen(SessionScreen):
             return []
         options = list(d.options)
         if d.kind == Kind.YELLOW:  # open space first, always in view however many groups there are
-            options.sort(key=lambda o: o.move.target is not None)  # type: ignore[attr-defined]
+            def open_space_first(o: Choice) -> bool:
+                assert isinstance(o.move, YellowChoice)  # a yellow choice's options
+                return o.move.target is not None
+            options.sort(key=open_space_first)
         return [self.item(o) for o in options]
 
     # ------------------------------------------------------------ render

@@ -69,7 +69,7 @@ BIG_CHARS = WIDTH // (CHAR_W * BIG)
 
 def ours(screen: Screen) -> Screen:
     """Mark a shared widget as one of this game's screens (the word tests look at these)."""
-    screen.owner = GAME  # type: ignore[attr-defined]
+    screen.owner = GAME
     return screen
 
 
@@ -559,7 +559,10 @@ class UndercutScreen(SessionScreen):
         if d.kind == Kind.SHEET:  # Done first: a stray OK scores nothing
             options = options[-1:] + options[:-1]
         elif d.is_chance and d.kind != Kind.START:  # physical bag (U-15): in the game's color order
-            options.sort(key=lambda o: st.colors.index(o.move.piece.color))  # type: ignore[attr-defined]
+            def color_order(o: Choice) -> int:
+                assert isinstance(o.move, Got)  # the bag's draws: every chance move but the start pick
+                return st.colors.index(o.move.piece.color)
+            options.sort(key=color_order)
         return [self.item(o) for o in options]
 
     def default_index(self, d: Decision, rows: list[Item]) -> int:
@@ -600,7 +603,12 @@ class UndercutScreen(SessionScreen):
     # ------------------------------------------------------------ tiebreak (score sheet, U-13)
 
     def tiebreak_bounds(self, d: Decision) -> tuple[int, int]:
-        vals = [m.pips if isinstance(m, HandPips) else m.count for m in d.moves]  # type: ignore[attr-defined]
+        def answer(m: Move) -> int:
+            if isinstance(m, HandPips):
+                return m.pips
+            assert isinstance(m, HandPieces)  # the tiebreak asks for pips, then for pieces (U-13)
+            return m.count
+        vals = [answer(m) for m in d.moves]
         return (min(vals), max(vals)) if vals else (0, 0)
 
     # ------------------------------------------------------------ render

@@ -25,6 +25,7 @@ class Screen:
     """Base class: override ``render`` and ``on_key``."""
 
     title = ""
+    owner: str | None = None  # the game a shared widget was made for (ui.undercut.ours marks them)
 
     def render(self, c: Canvas) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
