@@ -112,6 +112,7 @@ def _ids(cat) -> set:
 
 
 def _mo_catalog(data: bytes) -> dict:
+    # _catalog (the parsed messages) is private, so typeshed does not declare it
     return dict(gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
 
 

@@ -20,10 +20,15 @@ import queue
 import signal
 import sys
 import time
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import __version__
 from .errors import CompanionError, ConfigError, JournalError, NotAJournalError, RecordError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import random
+
+    from .ui.app import App
 
 
 def _err(msg: str, code: int = 2) -> int:
@@ -89,7 +94,7 @@ def _read_only_journal(path: str | None):
     return Journal(path or default_path(), read_only=True)
 
 
-def build_app(args, *, rng=None):
+def build_app(args: argparse.Namespace, *, rng: random.Random | None = None) -> App:
     import random
     from . import config
     from .ui.app import App
@@ -394,6 +399,7 @@ def cmd_export(args) -> int:
         except OSError as e:
             return _err(f"cannot write {args.output}: {e.strerror or e}")
     else:
+        assert isinstance(data, str)  # a PNG needs -o (refused above)
         sys.stdout.write(data)
     return 0
 
@@ -475,7 +481,7 @@ def _shared_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
     In a subcommand their default is ``SUPPRESS``: an option typed before the
     subcommand (``companion --journal X history``) is then not replaced by the
     subcommand's default, and one typed after it wins."""
-    extra = {"default": argparse.SUPPRESS} if in_subcommand else {}
+    extra: dict[str, Any] = {"default": argparse.SUPPRESS} if in_subcommand else {}
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--journal", metavar="PATH", help="journal file (default: $STATE_DIRECTORY or XDG state dir)",
                         **extra)

@@ -66,7 +66,7 @@ class ScoreRow:
     """The scores after a move that changed them."""
 
     turn: int              # 1-based number of the move among the moves in effect
-    seq: int               # the move event's seq in the journal / record
+    seq: int | None        # the move event's seq in the journal / record (None: a move a record implied)
     player: str            # who made it: a name, "chance" or "" (no seat)
     move: str              # the move's text form
     description: str       # the move described in its position

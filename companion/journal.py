@@ -329,12 +329,12 @@ class Journal:
         try:
             db.execute("BEGIN IMMEDIATE")
             if expect_last is not None:
-                session, seq = expect_last
-                (latest,) = db.execute("SELECT MAX(seq) FROM events WHERE session=?", (session,)).fetchone()
-                if latest != seq:
+                want_session, want_seq = expect_last
+                (latest,) = db.execute("SELECT MAX(seq) FROM events WHERE session=?", (want_session,)).fetchone()
+                if latest != want_seq:
                     db.execute("ROLLBACK")
                     raise StaleSessionError(
-                        f"session {session} was changed elsewhere since it was opened; open it again")
+                        f"session {want_session} was changed elsewhere since it was opened; open it again")
             (seq,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
             prevs: dict[int, int] = {}
             seqs: list[int] = []

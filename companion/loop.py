@@ -47,7 +47,7 @@ IDLE_CHECKPOINT_S = 60  # no press for this long: the journal's WAL goes into th
 class Loop:
     def __init__(self, app: App, display: Display, inputs: "queue.Queue", *,
                  idle_blank_s: float = 300, clock: Callable[[], float] = time.monotonic,
-                 heartbeat: Callable[[], None] | None = None, tick_s: float = 1.0):
+                 heartbeat: Callable[[], object] | None = None, tick_s: float = 1.0):
         self.app = app
         self.display = display
         self.inputs = inputs
@@ -80,7 +80,7 @@ class Loop:
             # a DisplayWriter never raises here: its thread's failures since its last success
             self.display_errors = getattr(self.display, "failing", 0)
             if self.display_errors:
-                self.last_display_error = self.display.last_error
+                self.last_display_error = getattr(self.display, "last_error", "")  # a DisplayWriter's
         except Exception as e:  # the display is a boundary: an I2C glitch, a loose cable
             # Keep running; the next tick redraws (adapters raise OSError, but a
             # driver's own error type must not stop the table either).

@@ -153,7 +153,7 @@ class Bag:
             if n < 0:
                 raise ValueError(f"negative count for {p}")
         self._counts: dict[Piece, int] = dict(sorted(c.items()))
-        self._hash = None
+        self._hash: int | None = None
 
     @classmethod
     def _sorted(cls, counts: dict[Piece, int]) -> "Bag":
@@ -185,7 +185,8 @@ class Bag:
         return bool(self._counts)
 
     def __contains__(self, piece: object) -> bool:
-        return self._counts.get(piece, 0) > 0  # type: ignore[arg-type]
+        # a frozen dataclass equals only its own class, so the check changes nothing
+        return isinstance(piece, Piece) and self._counts.get(piece, 0) > 0
 
     def __iter__(self) -> Iterator[Piece]:
         for p, n in self._counts.items():

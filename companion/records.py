@@ -92,6 +92,8 @@ class Fold:
                 raise IllegalMoveError("nothing to undo")
             target = event.data.get("undoes")
             last_seq = self.moves[-1].seq
+            # journal events all have a seq; replay() pops the implied moves (seq None) before an undo
+            assert last_seq is not None
             if target is not None and target != last_seq:
                 raise IllegalMoveError(
                     f"undo names event {target}, but the latest move in effect is event {last_seq}")

@@ -111,15 +111,15 @@ def _cells(data: bytes, page_size: int, usable: int, pgno: int):
                 m = ((usable - 12) * 32 // 255) - 23
                 local = m + (size - m) % (usable - 4)
                 local = local if local <= x else m
-                payload = bytearray(page[i:i + local])
+                buf = bytearray(page[i:i + local])  # grows by the overflow pages below
                 nxt = int.from_bytes(page[i + local:i + local + 4], "big")
                 seen = set()
-                while len(payload) < size and nxt and nxt not in seen and nxt * page_size <= len(data):
+                while len(buf) < size and nxt and nxt not in seen and nxt * page_size <= len(data):
                     seen.add(nxt)
                     o = (nxt - 1) * page_size
                     nxt = int.from_bytes(data[o:o + 4], "big")
-                    payload += data[o + 4:o + usable][:size - len(payload)]
-                payload = bytes(payload)
+                    buf += data[o + 4:o + usable][:size - len(buf)]
+                payload = bytes(buf)
             if len(payload) == size:
                 yield rowid, payload
         except (IndexError, ValueError):

@@ -158,7 +158,10 @@ class Session:
             before = states[-1 - n]
             if not self.waiting_for_device(before) or len(states) - 1 - n == 0:
                 break
-        targets = [p.seq for p in self.fold.moves[-n:]][::-1]
+        targets: list[int] = []
+        for p in reversed(self.fold.moves[-n:]):
+            assert p.seq is not None  # a session folds its journal's events: every move has a seq
+            targets.append(p.seq)
         events = self.journal.append_many(self.id, [("undo", {"undoes": t}) for t in targets], after=self.last_seq)
         for e in events:
             self.fold.apply(e)

@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 import socket
 import time
-from typing import Callable
+from typing import Callable, Mapping
 
 
-def watchdog_interval(env: dict | None = None) -> float | None:
+def watchdog_interval(env: Mapping[str, str] | None = None) -> float | None:
     """The ping period in seconds: half of ``WATCHDOG_USEC``, or None when
     there is no watchdog (or ``WATCHDOG_PID`` names another process)."""
     env = os.environ if env is None else env

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from typing import Any
 
 from PIL import Image
 
@@ -47,9 +48,10 @@ class GpiozeroGPIO:
     LOW = 0
     HIGH = 1
 
-    def __init__(self, pin_factory=None):
+    def __init__(self, pin_factory: Any = None) -> None:
         self.pin_factory = pin_factory
-        self.devices: dict[int, object] = {}
+        # gpiozero DigitalOutputDevices (gpiozero ships no type information)
+        self.devices: dict[int, Any] = {}
 
     def setmode(self, mode) -> None:
         pass

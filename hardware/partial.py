@@ -20,6 +20,8 @@ mode (``0x20 0x02``) before the first frame; the SH1106 only has that mode.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PIL import Image
 from luma.oled.device import sh1106, ssd1306
 
@@ -55,7 +57,23 @@ def changed_range(old: bytes, new: bytes) -> tuple[int, int] | None:
     return first, last
 
 
-class _Partial:
+if TYPE_CHECKING:
+    class _LumaDevice:
+        """What the mixin uses of the luma device it is combined with (luma ships no types)."""
+
+        mode: str
+        size: tuple[int, int]
+        _pages: int
+
+        def preprocess(self, image: Image.Image) -> Image.Image: ...
+        def command(self, *cmd: int) -> None: ...
+        def data(self, data: list[int]) -> None: ...
+        def show(self) -> None: ...
+else:
+    _LumaDevice = object  # at run time the mixin's base is the luma device after it in the MRO
+
+
+class _Partial(_LumaDevice):
     """Mixin over a luma device with page addressing (see module docstring)."""
 
     _shadow: list[bytes] | None = None

@@ -115,7 +115,9 @@ def _tree(pieces: Iterable[Piece], colors: Sequence[Color]) -> Tree:
     ps = tuple(sorted(pieces, key=lambda p: -p.size))
     cs = {p.color for p in ps}
     kind = ps[0].color.value if len(cs) == 1 else "mixed"
-    return Tree(ps, kind, tree_points(ps, colors))  # type: ignore[arg-type]
+    points = tree_points(ps, colors)  # ValueError unless one large, one medium, one small
+    large, medium, small = ps
+    return Tree((large, medium, small), kind, points)
 
 
 def best_arrangement(pieces: Iterable[Piece], colors: Sequence[Color] = DEFAULT_COLORS) -> Arrangement:
@@ -139,7 +141,8 @@ def best_arrangement(pieces: Iterable[Piece], colors: Sequence[Color] = DEFAULT_
     size_count = Counter(p.size for p in pieces)
     cand = [c for c in dict.fromkeys(p.color for p in sorted(pieces))
             if all(counts[Piece(c, s)] for s in Size)]
-    best_value, best_mono = -1, ()
+    best_value = -1
+    best_mono: tuple[Color, ...] = ()
     for mask in range(1 << len(cand)):
         mono = tuple(c for i, c in enumerate(cand) if mask >> i & 1)
         k = min(size_count[s] - len(mono) for s in Size)
@@ -595,6 +598,7 @@ class BagOfIceState(State):
 
     def to_json(self) -> dict[str, Any]:
         arr = self.arrangement()
+        outcome = self.outcome()  # over means a winner (B-6): an outcome then, None before
         return {
             "players": list(self.players),
             "colors": [c.value for c in self.colors],
@@ -618,7 +622,7 @@ class BagOfIceState(State):
             "rolloff_contenders": list(self.contenders),
             "last_turn": self.history[-1].to_json() | {"seat": self.history[-1].seat} if self.history else None,
             "winners": [self.winner] if self.phase == Phase.OVER else None,
-            "result": self.outcome().detail if self.phase == Phase.OVER else None,  # type: ignore[union-attr]
+            "result": outcome.detail if outcome is not None else None,  # None until the game is over
         }
 
 

@@ -563,9 +563,9 @@ class BottomsUpState(State):
         if isinstance(move, (BlueChoice, YellowChoice)) and self.pending is not None:
             g = self.group_by_id(self.pending.gid)
             piece = dict(g.slots).get(self.pending.slot) if g else None
-            if isinstance(move, BlueChoice) and piece is not None:
+            if isinstance(move, BlueChoice) and g is not None and piece is not None:
                 return f"{who}: blue turns {piece} into {Piece(move.color, piece.size)} on {g.label}"
-            if isinstance(move, YellowChoice) and piece is not None:
+            if isinstance(move, YellowChoice) and g is not None and piece is not None:
                 dest = f"onto {move.target}" if move.target else "to open space"
                 return f"{who}: yellow moves {piece} from {g.label} {dest}"
         return str(move)
@@ -739,6 +739,7 @@ class _Work:
                 i = self.find(gid, cur.u)
                 if i is None:  # cannot happen: only L was affected; kept for safety
                     continue
+                assert g is not None  # find() found the slot, so the group exists
                 u = g[1][i][1]
                 self.effect(u.color, gid, cur.u, f"{u}'s own ", " (after white, BU-8 item 5)", ("own", u))
                 continue
@@ -749,7 +750,7 @@ class _Work:
                 continue
             slot = cur.noted[cur.idx]
             i = self.find(gid, slot) if g is not None else None
-            if i is None or i == len(g[1]) - 1:
+            if i is None or g is None or i == len(g[1]) - 1:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
                 continue
             low, up = g[1][i][1], g[1][i + 1][1]
@@ -825,7 +826,7 @@ class _Work:
                 self.log("none", label, f"{head} cannot grow {p}: no {q} left{post}", "BU-8",
                          ("nogrow", p, q, *how))
         elif color == Color.BLUE:
-            opts = tuple(BlueChoice(c) for c in COLORS if c != p.color and self.have(Piece(c, p.size)))
+            opts: tuple[Move, ...] = tuple(BlueChoice(c) for c in COLORS if c != p.color and self.have(Piece(c, p.size)))
             if not opts:
                 self.log("none", label,
                          f"{head} cannot recolor {p}: no {p.size.name.lower()} of another color left{post}", "BU-8",
@@ -927,7 +928,7 @@ def new_game(setup: dict[str, Any]) -> BottomsUpState:
     warning = None if 4 <= n <= 6 else f"Bottoms Up is meant for 4 to 6 players; {n} is allowed (BU-2)"
     return BottomsUpState(
         players=tuple(cfg["players"]), secret_mode=cfg["secret"], lone_count=cfg["lone"],
-        per=cfg["per"], warning=warning, phase=Phase.SECRET if cfg["secret"] == "device" else "opening",
+        per=cfg["per"], warning=warning, phase=Phase.SECRET if cfg["secret"] == "device" else Phase.OPENING,
         secrets=(None,) * n, stash=Bag.full_sets(COLORS, cfg["per"]),
     )
 

@@ -243,8 +243,10 @@ class BagState(_ToolState):
             return replace(self, bag=self.bag.remove(move.piece), held=move.piece,
                            asking=None, asking_any=False)
         if isinstance(move, Keep):
+            assert self.held is not None  # _check: Keep is legal only while a piece is held
             return replace(self, kept=self.kept + (self.held,), held=None)
         if isinstance(move, Return):
+            assert self.held is not None  # _check: Return is legal only while a piece is held
             return replace(self, bag=self.bag.add(self.held), held=None)
         assert isinstance(move, Refill)
         return replace(self, bag=self.full, kept=())

@@ -28,7 +28,7 @@ import enum
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players
@@ -228,6 +228,7 @@ class UndercutState(State):
         """Every piece the full level knows, wherever it is (U-14 conservation):
         equals the 75-piece set at every step."""
         self._need_full("pieces")
+        assert self.bag is not None  # the full level tracks the bag
         allp: list[Piece] = list(self.bag)
         for h in self.hands:
             allp.extend(h)
@@ -397,11 +398,13 @@ class UndercutState(State):
         if isinstance(move, (StartPlayer, Got)):
             raise IllegalMoveError(f"{move} is a draw, but no draw is pending: {self._waiting_for()}")
         name = self.players[self.active]
-        handler = {
+        # each handler takes its own move class, which the lookup by type guarantees
+        handlers: dict[type[Move], Callable[[Any, str], UndercutState]] = {
             Take: self._apply_take, TurnIn: self._apply_turnin, Done: self._apply_done,
             Bid: self._apply_bid, Pass: self._apply_pass, HandPips: self._apply_pips,
             HandPieces: self._apply_pieces,
-        }.get(type(move))
+        }
+        handler = handlers.get(type(move))
         if handler is None:
             raise IllegalMoveError(f"not an Undercut move: {move!r}")
         return handler(move, name)
@@ -547,7 +550,8 @@ class UndercutState(State):
             if not hand.contains_all(move.pieces):
                 raise IllegalMoveError(f"{name} does not hold {' '.join(map(str, move.pieces))}")
             hands = _set(self.hands, self.active, hand.remove(*move.pieces))
-            s = replace(self, hands=hands, bag=self.bag.add(*move.pieces))  # type: ignore[union-attr]
+            assert self.bag is not None  # the full level tracks the bag
+            s = replace(self, hands=hands, bag=self.bag.add(*move.pieces))
         else:
             if move.pieces:
                 raise IllegalMoveError("the score-sheet level does not track pieces: enter just "
@@ -677,7 +681,7 @@ class UndercutState(State):
         need = tuple(i for i in self.tied if self.tb_pips[i] is None)
         if need:
             return "pips", need
-        low = min(self.tb_pips[i] for i in self.tied)  # type: ignore[type-var]
+        low = min(p for p in (self.tb_pips[i] for i in self.tied) if p is not None)  # none is: need is empty
         tied2 = tuple(i for i in self.tied if self.tb_pips[i] == low)
         return "pieces", tuple(i for i in tied2 if self.tb_pieces[i] is None) if len(tied2) > 1 else ()
 
@@ -685,9 +689,11 @@ class UndercutState(State):
         stage, need = self._tiebreak_stage()
         if need:
             return replace(self, active=need[0])
-        pips = {i: self.tb_pips[i] for i in self.tied}
-        counts = {i: self.tb_pieces[i] for i in self.tied}
-        return replace(self, phase=Phase.OVER, **_break_tie(self.tied, pips, counts))  # type: ignore[arg-type]
+        # every tied seat has answered its pips; _break_tie reads the pieces only of
+        # the seats still tied on pips, and those have all answered them too
+        pips = {i: p for i in self.tied if (p := self.tb_pips[i]) is not None}
+        counts = {i: c for i in self.tied if (c := self.tb_pieces[i]) is not None}
+        return replace(self, phase=Phase.OVER, **_break_tie(self.tied, pips, counts))
 
     def _apply_pips(self, move: HandPips, name: str) -> "UndercutState":
         if self.phase != Phase.TIEBREAK or self._tiebreak_stage()[0] != "pips":
@@ -1001,6 +1007,7 @@ def position(setup: dict[str, Any], hands: Sequence[str], scores: Sequence[int] 
     if scores is not None:
         s = replace(s, points=tuple(scores), end_triggered=max(scores) >= END_SCORE)
     if values is not None:
+        # a test helper: the combo values as given, their count not checked (a wrong one is the caller's)
         s = replace(s, values=tuple(values))  # type: ignore[arg-type]
     return s._begin_scoring()
 

@@ -173,6 +173,7 @@ def frame_to_text(img: Image.Image) -> str:
     """The frame as text art, two pixel rows per line (half blocks)."""
     w, h = img.size
     px = img.load()
+    assert px is not None  # an image made in memory always has its pixels
     lines = []
     for y in range(0, h, 2):
         row = []
@@ -191,6 +192,7 @@ _DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
 def braille(image: Image.Image) -> list[str]:
     """A 1-bit frame as braille text: 2x4 pixels per character (128x64 -> 16 lines of 64)."""
     px = image.convert("1").load()
+    assert px is not None  # an image made in memory always has its pixels
     w, h = image.size
     lines = []
     for y in range(0, h, 4):

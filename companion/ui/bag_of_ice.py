@@ -50,7 +50,7 @@ from ..io import Key
 from ..names import short_names
 from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
-from .base import SessionScreen
+from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, PlayersSetup, Report, draw_scoreboard, player_defaults
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, NumberPicker, Screen, item_text, stepped
@@ -298,7 +298,7 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     app.home()
     screen = BagOfIceScreen(session)
     app.push(screen)
-    st: BagOfIceState = session.state
+    st = state_as(BagOfIceState, session.state)
     if st.phase == Phase.START:  # physical: the device still picks at random (undo: the table names one)
         screen.do(app, pick_chance(st, session.rng))
     elif st.rolloff and st.start is not None:  # virtual roll-off: every roll at once (B-3)
@@ -372,8 +372,8 @@ def result_screens(session: Session, n0: int) -> list[Screen]:
     f = session.fold
     out: list[Screen] = []
     for i in range(n0, len(f.moves)):
-        b: BagOfIceState = f.states[i]
-        a: BagOfIceState = f.states[i + 1]
+        b = state_as(BagOfIceState, f.states[i])
+        a = state_as(BagOfIceState, f.states[i + 1])
         m = f.moves[i].move
         if b.phase == Phase.ROLLOFF and a.phase != Phase.ROLLOFF:
             out.append(Summary(_("Roll-off"), rolloff_lines(a)))
@@ -408,11 +408,11 @@ class ScoreScreen(Screen):
 
     def __init__(self, session: Session):
         self.session = session
-        st: BagOfIceState = session.state
+        st = state_as(BagOfIceState, session.state)
         self.index = st.winner if st.winner is not None else (st.active or 0)
 
     def render(self, c: Canvas) -> None:
-        st: BagOfIceState = self.session.state
+        st = state_as(BagOfIceState, self.session.state)
         y = TITLE_H
         if st.n > 6:  # small text in two columns of six under no title: names stay readable
             y = 0
@@ -422,7 +422,7 @@ class ScoreScreen(Screen):
         draw_scoreboard(c, board_names(st.players), st.totals, y=y, mark=self.index, marks=marks)
 
     def on_key(self, key: Key, app: "App") -> None:
-        st: BagOfIceState = self.session.state
+        st = state_as(BagOfIceState, self.session.state)
         if key in (Key.UP, Key.DOWN):
             self.index = stepped(self.index, key, st.n)
         elif key == Key.OK:

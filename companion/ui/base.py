@@ -12,9 +12,10 @@ calling ``self.play(app, move_text)``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import builtins
+from typing import TYPE_CHECKING, TypeVar
 
-from ..engine import Decision
+from ..engine import Decision, State
 from ..io import Key
 from ..session import Session
 from ..i18n import _
@@ -24,6 +25,16 @@ from .widgets import ChoiceList, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
+
+
+S = TypeVar("S", bound=State)
+
+
+def state_as(kind: type[S], state: State) -> S:
+    """``state`` as its game's own state class: a game's screens show only that
+    game's sessions (``Session.state`` is typed as any game's ``State``)."""
+    assert isinstance(state, kind), f"a {kind.__name__} screen got a {type(state).__name__}"
+    return state
 
 
 class SessionScreen(Screen):
@@ -57,7 +68,7 @@ class SessionScreen(Screen):
     def after_play(self, app: "App") -> None:
         """Hook: e.g. show a result screen. Default: nothing."""
 
-    def menu_items(self, app: "App") -> list[Item]:
+    def menu_items(self, app: "App") -> builtins.list[Item]:  # the attribute `list` shadows the builtin here
         """The game's own entries of the session menu."""
         return []
 
@@ -77,7 +88,7 @@ class SessionScreen(Screen):
     def after_undo(self, app: "App") -> None:
         """Hook after an undo (default: nothing)."""
 
-    def why_lines(self) -> list[str]:
+    def why_lines(self) -> builtins.list[str]:
         """The rulings behind what the screen shows now, each as "U-6: ..." in
         a few words: the session menu's "Why" page (ruling ids stay out of
         titles and instructions, issue 13). Default: none, no page."""

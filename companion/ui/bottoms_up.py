@@ -44,7 +44,7 @@ from ..io import Key
 from ..names import short_names
 from ..pieces import Color, Piece, Size
 from ..session import Session
-from .base import SessionScreen
+from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Menu, Screen, scrolled
@@ -325,10 +325,10 @@ class SecretTour(Screen):
 
     @property
     def n(self) -> int:
-        return self.session.state.n
+        return state_as(BottomsUpState, self.session.state).n
 
     def render(self, c: Canvas) -> None:
-        st: BottomsUpState = self.session.state
+        st = state_as(BottomsUpState, self.session.state)
         if self.showing:
             draw_secret(c, st, self.seat)
             return
@@ -373,7 +373,7 @@ class SecretTour(Screen):
             if self.final or self.from_menu or len(self.seen) == self.n:
                 app.pop()
                 return
-            st: BottomsUpState = self.session.state
+            st = state_as(BottomsUpState, self.session.state)
             left = ", ".join(name_of(st, i) for i in range(self.n) if i not in self.seen)
             app.message(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
                         .format(name=name_of(st, self.seat), names=left), title=_("Secret colors"))
@@ -532,7 +532,7 @@ def last_turn_start(session: Session, end: int | None = None) -> int | None:
     f = session.fold
     end = len(f.moves) if end is None else end
     for i in range(end - 1, -1, -1):
-        if f.states[i].is_turn_start(f.moves[i].move):
+        if state_as(BottomsUpState, f.states[i]).is_turn_start(f.moves[i].move):
             return i
     return None
 
@@ -547,7 +547,7 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
     changed: set[str] = set()
     seen: dict[tuple[str, ...], int] = {}  # the field after each choice of the turn
     for i in range(start, end):
-        before, after = f.states[i], f.states[i + 1]
+        before, after = state_as(BottomsUpState, f.states[i]), state_as(BottomsUpState, f.states[i + 1])
         forced = before.pending is not None and len(before.pending.options) == 1
         first = True
         for step in after.last_steps:
@@ -566,9 +566,7 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
             lines.append(_("the field is as after choice {k} again: open space ends it").format(k=k) if k
                          else _("the field is as after the placement again: open space ends it"))
         seen.setdefault(field, i - start)
-    live = {g.label for g in f.states[end].groups}
-    return lines, changed & live
-    live = {g.label for g in f.states[end].groups}
+    live = {g.label for g in state_as(BottomsUpState, f.states[end]).groups}
     return lines, changed & live
 
 
@@ -615,7 +613,7 @@ def completed_turn(session: Session) -> tuple[int, int] | None:
     """``(start, end)`` move indexes of the last complete turn (a placement
     and its choices), before a turn still waiting for a choice."""
     end = len(session.fold.moves)
-    if session.state.pending is not None:
+    if state_as(BottomsUpState, session.state).pending is not None:
         end = last_turn_start(session) or 0
     start = last_turn_start(session, end)
     return None if start is None else (start, end)
@@ -626,8 +624,8 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     the turn that began with move ``start`` (BU-13)."""
     f = session.fold
     end = len(f.moves) if end is None else end
-    before: BottomsUpState = f.states[start]
-    st: BottomsUpState = f.states[end]
+    before = state_as(BottomsUpState, f.states[start])
+    st = state_as(BottomsUpState, f.states[end])
     lines, changed = turn_log(session, start, end)
     m = f.moves[start].move
     assert isinstance(m, Place)
@@ -667,7 +665,8 @@ def score_lines(st: BottomsUpState) -> list[str]:
     scores = st.final_scores()
     short = short_names(st.players, 9)
     for i in range(st.n):
-        color = color_word(st.secrets[i]) if st.secrets[i] else "?"
+        secret = st.secrets[i]
+        color = color_word(secret) if secret else "?"
         out.append(f"{short[i]:<10}{color:<7}{scores[i]:>3}")
         # one line per top piece that scored, in words: "B large green: 3"
         out += [" " + _("{label} {piece}: {n}").format(label=b["label"], piece=piece_words(top_of(st, b["label"])),
@@ -922,7 +921,10 @@ class BottomsUpScreen(SessionScreen):
             return []
         options = list(d.options)
         if d.kind == Kind.YELLOW:  # open space first, always in view however many groups there are
-            options.sort(key=lambda o: o.move.target is not None)  # type: ignore[attr-defined]
+            def open_space_first(o: Choice) -> bool:
+                assert isinstance(o.move, YellowChoice)  # a yellow choice's options
+                return o.move.target is not None
+            options.sort(key=open_space_first)
         return [self.item(o) for o in options]
 
     # ------------------------------------------------------------ render
@@ -1099,11 +1101,11 @@ class SecretPeek(Screen):
 
     def __init__(self, session: Session):
         self.session = session
-        self.seat = session.state.active
+        self.seat = state_as(BottomsUpState, session.state).active
         self.title = _("Secret color")
 
     def render(self, c: Canvas) -> None:
-        draw_secret(c, self.session.state, self.seat)
+        draw_secret(c, state_as(BottomsUpState, self.session.state), self.seat)
 
     def on_key(self, key: Key, app: "App") -> None:
         app.pop()  # RELEASE (or any key) hides it

@@ -27,7 +27,7 @@ from .bottoms_up import (
 )
 from .common import choose
 from .draw import Canvas, wrap
-from .widgets import Item, Menu, Screen
+from .widgets import Item, Menu, Screen, bound
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -68,7 +68,7 @@ class ListScreen(Menu):
     def rows(self) -> list[Item]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def on_back(self, app: "App") -> None:  # type: ignore[override]
+    def on_back(self, app: "App") -> None:
         app.pop()
 
 
@@ -103,7 +103,7 @@ class TableField(ListScreen):
         out = [Item(_("Check it"), self.run_check)]
         for k, (label, pieces) in enumerate(self.groups):
             text = stack_text(label, pieces, ROW_CHARS - 1)
-            out.append(Item(("*" if label in self.edited else " ") + text, lambda a, k=k: self.edit(a, k)))
+            out.append(Item(("*" if label in self.edited else " ") + text, bound(self.edit, k)))
         out.append(Item(_("+ new lone piece"), self.add_group))
         return out
 
@@ -176,7 +176,7 @@ class StackEditor(ListScreen):
         n = len(self.pieces)
         for i, p in enumerate(self.pieces):
             where = _(" (bottom)") if i == 0 and n > 1 else _(" (top)") if i == n - 1 and n > 1 else ""
-            out.append(Item(f"{i + 1}. {p}{where}", lambda a, i=i: self.change(a, i)))
+            out.append(Item(f"{i + 1}. {p}{where}", bound(self.change, i)))
         out.append(Item(_("+ piece on top"), self.add))
         return out
 

@@ -22,7 +22,7 @@ from ..io import Key
 from ..names import short_names
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
 from .keyboard import NameKeyboard
-from .widgets import Item, Menu, NumberPicker, Screen
+from .widgets import Item, Menu, NumberPicker, Screen, bound
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -58,7 +58,7 @@ class PlayersSetup(Menu):
         super().__init__(title, self._rows)
 
     def _rows(self) -> list[Item]:
-        rows = [Item(f"{i + 1}. {n}", (lambda app, i=i: self._edit(app, i))) for i, n in enumerate(self.names)]
+        rows = [Item(f"{i + 1}. {n}", bound(self._edit, i)) for i, n in enumerate(self.names)]
         return [Item(self.done_label, self._finish)] + rows
 
     def _edit(self, app: "App", i: int) -> None:
@@ -132,11 +132,14 @@ class OptionsSetup(Menu):
     def _rows(self) -> list[Item]:
         rows = [Item(self.start_label, lambda app: self.on_start(app, self.values()))]
         for o in self.options:
-            rows.append(Item(o.label, (lambda app, o=o: self._cycle(o, 1)), right=o.values[o.index][0]))
+            rows.append(Item(o.label, bound(self._next_value, o), right=o.values[o.index][0]))
         return rows
 
     def values(self) -> dict[str, Any]:
         return {o.key: o.value for o in self.options}
+
+    def _next_value(self, app: "App", o: Option) -> None:
+        self._cycle(o, 1)
 
     @staticmethod
     def _cycle(o: Option, d: int) -> None:

@@ -65,7 +65,7 @@ def new_frame() -> Image.Image:
 @lru_cache(maxsize=512)
 def _big_glyphs(text: str, scale: int) -> Image.Image:
     small = render(text)
-    return small.resize((small.width * scale, LINE_H * scale), Image.NEAREST)
+    return small.resize((small.width * scale, LINE_H * scale), Image.Resampling.NEAREST)
 
 
 class Canvas:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
 from ..export import GameSummary, name_totals, summaries, title_of
-from .widgets import Item, Menu
+from .widgets import Item, Menu, bound
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -43,8 +43,7 @@ class HistoryScreen(Menu):
         kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
         for g in kinds:
             mine = [s for s in self.sessions if s.game == g]
-            items.append(Item(_(title_of(g)), (lambda app, g=g, mine=mine: app.push(KindScreen(g, mine))),
-                              right=str(len(mine))))
+            items.append(Item(_(title_of(g)), bound(_open_kind, g, mine), right=str(len(mine))))
         return items
 
 
@@ -76,8 +75,12 @@ class KindScreen(Menu):
         self.game = game
         self.sessions = sessions
         super().__init__(_(title_of(game)), [
-            Item(session_label(s), (lambda app, s=s: open_summary(app, s)), right=session_result(s))
+            Item(session_label(s), bound(open_summary, s), right=session_result(s))
             for s in sessions])
+
+
+def _open_kind(app: "App", game: str, sessions: list[GameSummary]) -> None:
+    app.push(KindScreen(game, sessions))
 
 
 def open_summary(app: "App", s: GameSummary) -> None:

@@ -23,7 +23,7 @@ from .base import SessionScreen
 from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
 from .keyboard import NameKeyboard
-from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, item_text
+from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -62,6 +62,11 @@ def play_screen(app: "App", session: Session) -> Screen:
 def open_session(app: "App", session_id: int) -> None:
     session = app.resume_session(session_id)
     app.push(play_screen(app, session))
+
+
+def _open_from_home(app: "App", session_id: int) -> None:
+    app.home()
+    open_session(app, session_id)
 
 
 # ---------------------------------------------------------------- main menu
@@ -108,7 +113,7 @@ class MainMenu(Menu):
             if self._others:
                 others = list(self._others)
                 items.append(Item(_("Other games"), lambda app: app.push(Menu(
-                    _("Unfinished"), [Item(label, (lambda a, s=s: (a.home(), open_session(a, s))))
+                    _("Unfinished"), [Item(label, bound(_open_from_home, s))
                                    for s, label in others])), right=str(len(others))))
         items += [
             Item(_("New game"), lambda app: app.push(NewGameMenu())),
@@ -122,7 +127,7 @@ class MainMenu(Menu):
 
 class NewGameMenu(Menu):
     def __init__(self) -> None:
-        super().__init__(_("New game"), lambda: [Item(_(title), (lambda app, n=name: self._pick(app, n)))
+        super().__init__(_("New game"), lambda: [Item(_(title), bound(self._pick, name))
                                                  for name, (_mod, title) in GAMES.items()])
 
     @staticmethod
@@ -154,13 +159,18 @@ class ToolsMenu(Menu):
         super().__init__(_("Tools"), lambda: [
             Item(_("Pyramid die"), lambda app: start_tool(app, "die", {})),
             Item(_("Bag"), lambda app: app.push(Menu(_("Bag preset"), [
-                Item(title_of(key), (lambda a, p=key: (a.pop(), start_tool(a, "bag", {"preset": p}))),
+                Item(title_of(key), bound(_start_bag, key),
                      right=ngettext("{n} piece", "{n} pieces", len(make())).format(n=len(make())))
                 for key, (_label, make) in BAG_PRESETS.items()]))),
             Item(_("Start player"), lambda app: app.push(NumberPicker(
                 _("How many players?"), 4, 2, 12,
                 lambda a, n: start_tool(a, "pick", {"players": n})))),
         ])
+
+
+def _start_bag(app: "App", preset: str) -> None:
+    app.pop()
+    start_tool(app, "bag", {"preset": preset})
 
 
 def start_tool(app: "App", name: str, setup: dict) -> None:
@@ -371,7 +381,7 @@ class PlayerNames(Menu):
 
     def _items(self) -> list[Item]:
         names = list(self._app.settings.players) if self._app else []
-        items = [Item(n, (lambda app, i=i: self._edit(app, i))) for i, n in enumerate(names)]
+        items = [Item(n, bound(self._edit, i)) for i, n in enumerate(names)]
         if len(names) < ROSTER_MAX:
             items.append(Item(_("+ add name"), lambda app: self._edit(app, len(names))))
         if names:

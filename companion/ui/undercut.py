@@ -49,10 +49,10 @@ from ..io import Key
 from ..names import short_names
 from ..pieces import Color, Piece, Size
 from ..session import Session
-from .base import SessionScreen
+from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Menu, Message, Screen, stepped
+from .widgets import ChoiceList, Item, Menu, Message, Screen, bound, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -69,7 +69,7 @@ BIG_CHARS = WIDTH // (CHAR_W * BIG)
 
 def ours(screen: Screen) -> Screen:
     """Mark a shared widget as one of this game's screens (the word tests look at these)."""
-    screen.owner = GAME  # type: ignore[attr-defined]
+    screen.owner = GAME
     return screen
 
 
@@ -193,7 +193,7 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     app.home()
     screen = UndercutScreen(session)
     app.push(screen)
-    st: UndercutState = session.state
+    st = state_as(UndercutState, session.state)
     if values["start"] == "random" and st.start is not None:
         app.push(ours(Message(_("{name} starts (drawn at random).").format(name=st.players[st.start]),
                               title=_("Start player"))))
@@ -217,8 +217,8 @@ def steps_since(session: Session, n0: int) -> list[Step]:
     f = session.fold
     out = []
     for i in range(n0, len(f.moves)):
-        before = f.states[i]
-        out.append(Step(before, f.moves[i].move, f.states[i + 1]))
+        before = state_as(UndercutState, f.states[i])
+        out.append(Step(before, f.moves[i].move, state_as(UndercutState, f.states[i + 1])))
     return out
 
 
@@ -272,8 +272,8 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
                 pages.append(round_summary(b, m.piece, virtual=virtual))
         elif isinstance(m, Pass) and b.full and m.size is None:
             pages.append(round_summary(replace_start(b), None))
-        elif isinstance(m, Bid) and b.bids[m.stack] is not None:  # U-10
-            old_seat, old_pieces = b.bids[m.stack]  # type: ignore[misc]
+        elif isinstance(m, Bid) and (old_bid := b.bids[m.stack]) is not None:  # U-10
+            old_seat, old_pieces = old_bid
             who = b.players[old_seat]
             line = (_("{name} takes back the marker and {pieces}.").format(name=who, pieces=pieces_words(old_pieces))
                     if old_pieces else _("{name} takes back the marker.").format(name=who))
@@ -284,13 +284,13 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             if isinstance(m, TurnIn) and m.pieces:  # which pieces go back to the bag (issue 13)
                 auto_turnins.append("  " + _("back to the bag: {pieces}").format(pieces=pcs(m.pieces)))
         if s.after.end_triggered and not b.end_triggered:  # U-12
-            who = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
-            pts = s.after.points[who]
+            seat = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
+            pts = s.after.points[seat]
             why = (_("This scoring phase is the last.") if b.phase == Phase.SCORING
                    else _("One more scoring phase, then the end."))
             pages.append((_("End triggered"), [
                 ngettext("{name} has {n} point.", "{name} has {n} points.", pts).format(
-                    name=s.after.players[who], n=pts), why]))
+                    name=s.after.players[seat], n=pts), why]))
     if auto_turnins:
         pages.append((_("Only one move"), auto_turnins))
     if stacks_drawn and virtual:  # U-7
@@ -372,7 +372,7 @@ class ScoreScreen(Screen):
         self.page = 0
 
     def render(self, c: Canvas) -> None:
-        (draw_combo_values if self.page else draw_scores)(c, self.session.state)
+        (draw_combo_values if self.page else draw_scores)(c, state_as(UndercutState, self.session.state))
 
     def on_key(self, key: Key, app: "App") -> None:
         if key in (Key.OK, Key.BACK):
@@ -383,8 +383,11 @@ class ScoreScreen(Screen):
 
 def hands_menu(session: Session) -> Screen:
     """Each hand (full table): pips and pieces; OK shows the pieces in words."""
+    def show_hand(app: "App", name: str, lines: list[str]) -> None:
+        app.push(ours(Report(_("Hand of {name}").format(name=name), lines)))
+
     def items() -> list[Item]:
-        st: UndercutState = session.state
+        st = state_as(UndercutState, session.state)
         rights = [pips_text(h.pips()) for h in st.hands]
         shown = short_names(st.players, ChoiceList.ROOM - 1 - max(map(len, rights)))
         out = []
@@ -397,8 +400,7 @@ def hands_menu(session: Session) -> Screen:
             lines += [piece_words(p) + (f" x{k}" if k > 1 else "") for p, k in counts.items()]
             if not len(h):
                 lines.append(_("empty hand"))
-            out.append(Item(shown[i], (lambda app, t=lines, n=name: app.push(
-                ours(Report(_("Hand of {name}").format(name=n), t)))), right=rights[i]))
+            out.append(Item(shown[i], bound(show_hand, name, lines), right=rights[i]))
         return out
     return ours(Menu(_("Hands"), items))
 
@@ -510,6 +512,7 @@ class UndercutScreen(SessionScreen):
         def act(a: "App") -> None:
             self.do(a, m)
         if isinstance(m, Got):  # physical bag (U-15): only what the bag can still give
+            assert st.bag is not None  # a draw: the full level, which tracks the bag
             n = st.bag.count(m.piece)
             return Item(color_word(m.piece.color), act,
                         right=ngettext("{n} in bag", "{n} in bag", n).format(n=n))
@@ -549,14 +552,17 @@ class UndercutScreen(SessionScreen):
             for k, label in enumerate(labels):
                 b = st.bids[k]
                 right = free if b is None else names[b[0]]
-                out.append(Item(label, lambda a, k=k: self.open_bid(a, k), right=right))
+                out.append(Item(label, bound(self.open_bid, k), right=right))
             out.append(Item(_("Pass: +1 and draw"), self.ask_pass))
             return out
         options = list(d.options)
         if d.kind == Kind.SHEET:  # Done first: a stray OK scores nothing
             options = options[-1:] + options[:-1]
         elif d.is_chance and d.kind != Kind.START:  # physical bag (U-15): in the game's color order
-            options.sort(key=lambda o: st.colors.index(o.move.piece.color))  # type: ignore[attr-defined]
+            def color_order(o: Choice) -> int:
+                assert isinstance(o.move, Got)  # the bag's draws: every chance move but the start pick
+                return st.colors.index(o.move.piece.color)
+            options.sort(key=color_order)
         return [self.item(o) for o in options]
 
     def default_index(self, d: Decision, rows: list[Item]) -> int:
@@ -567,7 +573,7 @@ class UndercutScreen(SessionScreen):
         if d.kind == Kind.WHO_PASSED:
             return st.start or 0
         if d.kind == Kind.TAKE:
-            return next((i for i, o in enumerate(d.options) if sorted(o.move.mix) == sorted("LMS")), 0)
+            return next((i for i, o in enumerate(d.options) if isinstance(o.move, Take) and sorted(o.move.mix) == sorted("LMS")), 0)
         return 0
 
     # ------------------------------------------------------------ auction actions
@@ -583,6 +589,7 @@ class UndercutScreen(SessionScreen):
             app.push(ours(Message(_("Every stack needs a bid before a pass. No bid on: {stacks}.").format(
                 stacks=names), title=_("Cannot pass"))))
             return
+        assert st.bag is not None  # the auction: the full level, which tracks the bag
         sizes = st.bag.sizes_available()
         if not sizes:
             self.do(app, Pass())
@@ -596,7 +603,12 @@ class UndercutScreen(SessionScreen):
     # ------------------------------------------------------------ tiebreak (score sheet, U-13)
 
     def tiebreak_bounds(self, d: Decision) -> tuple[int, int]:
-        vals = [m.pips if isinstance(m, HandPips) else m.count for m in d.moves]  # type: ignore[attr-defined]
+        def answer(m: Move) -> int:
+            if isinstance(m, HandPips):
+                return m.pips
+            assert isinstance(m, HandPieces)  # the tiebreak asks for pips, then for pieces (U-13)
+            return m.count
+        vals = [answer(m) for m in d.moves]
         return (min(vals), max(vals)) if vals else (0, 0)
 
     # ------------------------------------------------------------ render

@@ -11,7 +11,7 @@ screen draws a decision's options with (rows of ``Item``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Concatenate, ParamSpec, Sequence
 
 from ..i18n import _
 from ..io import Key
@@ -25,6 +25,7 @@ class Screen:
     """Base class: override ``render`` and ``on_key``."""
 
     title = ""
+    owner: str | None = None  # the game a shared widget was made for (ui.undercut.ours marks them)
 
     def render(self, c: Canvas) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -44,6 +45,18 @@ class Item:
     value: Any = None
     enabled: bool = True
     right: str = ""
+
+
+P = ParamSpec("P")
+
+
+def bound(action: Callable[Concatenate["App", P], Any], *args: P.args, **kwargs: P.kwargs) -> Callable[["App"], Any]:
+    """An ``Item`` action calling ``action(app, *args, **kwargs)`` with the values
+    given now (a loop's variable, say): what ``lambda app, i=i: f(app, i)`` does,
+    in a form the type checker can follow."""
+    def act(app: "App") -> Any:
+        return action(app, *args, **kwargs)
+    return act
 
 
 def scrolled(index: int, top: int, shown: int) -> int:
