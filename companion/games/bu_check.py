@@ -95,8 +95,8 @@ def parse_table(table: Iterable[Any] | Mapping[str, Any]) -> list[tuple[str | No
         items = []
         for it in table:
             if isinstance(it, str) and ":" in it:
-                lab, rest = it.split(":", 1)
-                items.append((lab.strip().upper(), rest))
+                head, rest = it.split(":", 1)
+                items.append((head.strip().upper(), rest))
             else:
                 items.append((None, it))
     out: list[tuple[str | None, Stack]] = []
@@ -128,7 +128,8 @@ def canonical_key(s: BottomsUpState) -> tuple:
         g = s.group_by_id(s.cursor.gid)
         pos = {sl: i for i, (sl, _) in enumerate(g.slots)} if g else {}
         c = s.cursor
-        cursor = (tuple(pos.get(x, -1) for x in c.noted[c.idx:]), c.stage, pos.get(c.u, -1))
+        cursor = (tuple(pos.get(x, -1) for x in c.noted[c.idx:]), c.stage,
+                  -1 if c.u is None else pos.get(c.u, -1))
     pending: tuple = ()
     if s.pending is not None:
         g = s.group_by_id(s.pending.gid)
@@ -495,6 +496,8 @@ class _Search:
                     score = 1
                 else:
                     score = 2 if self.tgt.colors[m.color] else 3
+            elif not isinstance(m, YellowChoice):  # pragma: no cover - a choice is blue or yellow
+                raise AssertionError(f"not a choice: {m}")
             elif m.target is None:
                 lone = (p,)
                 score = 0 if self.target[lone] > field[lone] else (1 if lone in self.prefixes else 3)
@@ -564,7 +567,7 @@ class _Search:
         """One choice more at each level (the fewest choices first) until
         ``until`` positions are explored; the open positions left."""
         while level and self.depth < self.max_choices:
-            nxt = []
+            nxt: list = []
             for k, (s, path, view) in enumerate(level):
                 if self.explored >= until:  # mid-level: the rest of it and what it gave stay open
                     return level[k:] + nxt
