@@ -10,3 +10,18 @@ import pytest
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(1234)
+
+
+@pytest.fixture(autouse=True)
+def own_config_dir(tmp_path_factory, monkeypatch):
+    """Every test reads and writes its settings in a directory of its own: a test
+    that saves a setting (the language, a roster name) never touches the user's
+    ~/.config/companion, and the user's file never changes what a test sees."""
+    d = tmp_path_factory.mktemp("xdg-config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(d))
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # English unless a test says otherwise
+        monkeypatch.delenv(var, raising=False)
+    yield
+    from companion import i18n
+    i18n.set_language("en")
