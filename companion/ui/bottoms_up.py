@@ -575,21 +575,21 @@ class Pages(Report):
     page; OK closes it (and calls ``then``), BACK closes it."""
 
     def __init__(self, title: str, lines: list[str], *, right: str = "",
-                 then: Callable[["App"], Any] | None = None):
-        super().__init__(title, [], right=right)
+                 then: Callable[["App"], Any] | None = None, banner: str = ""):
+        super().__init__(title, [], right=right, banner=banner)
         self.lines = [w for line in lines for w in ([line] if len(line) <= LINE_CHARS else log_lines([line]))]
         self.then = then
 
     def on_key(self, key: Key, app: "App") -> None:
-        last = max(0, len(self.lines) - ROWS)
+        last = max(0, len(self.lines) - self.shown)
         if key == Key.DOWN:
             self.offset = min(last, self.offset + 1)
         elif key == Key.UP:
             self.offset = max(0, self.offset - 1)
         elif key == Key.RIGHT:
-            self.offset = min(last, self.offset + ROWS)
+            self.offset = min(last, self.offset + self.shown)
         elif key == Key.LEFT:
-            self.offset = max(0, self.offset - ROWS)
+            self.offset = max(0, self.offset - self.shown)
         elif key == Key.BACK:
             app.pop()
         elif key == Key.OK:

@@ -267,4 +267,6 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
                    lambda a, v: (field.record(a, r.moves) if v == "record"
                                  else field.resolve(a) if v == "resolve" else None))
     lines.append(_("OK: what next"))
-    return Pages(title, lines, then=then)  # BU-13
+    # the verdict in the large font, legible from across the table (issue 13)
+    banner = _("RIGHT") if r.reachable else _("DIFFERS") if r.complete else _("NOT FOUND")
+    return Pages(title, lines, then=then, banner=banner)  # BU-13

@@ -188,13 +188,17 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
 
 class Report(Screen):
     """A page of short lines (up to 5 under a title, UP/DOWN scroll the
-    rest); OK, BACK, LEFT or RIGHT close it."""
+    rest); OK, BACK, LEFT or RIGHT close it. A ``banner`` (a verdict: the
+    result of a check) is drawn in the large font above the lines, legible
+    from across the table (issue 13)."""
 
-    def __init__(self, title: str, lines: list[str], *, right: str = ""):
+    def __init__(self, title: str, lines: list[str], *, right: str = "", banner: str = ""):
         self.title = title
         self.right = right
+        self.banner = banner
+        self.shown = ROWS - 2 if banner else ROWS
         self.lines = self._fit(lines, WIDTH // CHAR_W)
-        if len(self.lines) > ROWS:  # keep a free column before the scroll bar
+        if len(self.lines) > self.shown:  # keep a free column before the scroll bar
             self.lines = self._fit(lines, WIDTH // CHAR_W - 1)
         self.offset = 0
 
@@ -205,12 +209,15 @@ class Report(Screen):
 
     def render(self, c: Canvas) -> None:
         c.title(self.title, self.right)
-        for i, line in enumerate(self.lines[self.offset:self.offset + ROWS]):
-            c.text(1, TITLE_H + i * LINE_H, line)
-        c.scrollbar(self.offset, ROWS, len(self.lines))
+        first = ROWS - self.shown
+        if self.banner:
+            c.center(TITLE_H + 1, self.banner, scale=2)
+        for i, line in enumerate(self.lines[self.offset:self.offset + self.shown]):
+            c.text(1, TITLE_H + (first + i) * LINE_H, line)
+        c.scrollbar(self.offset, self.shown, len(self.lines))
 
     def on_key(self, key: Key, app: "App") -> None:
-        if key == Key.DOWN and self.offset + ROWS < len(self.lines):
+        if key == Key.DOWN and self.offset + self.shown < len(self.lines):
             self.offset += 1
         elif key == Key.UP:
             self.offset = max(0, self.offset - 1)
