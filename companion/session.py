@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .engine import Move, State, pick_chance
 from .errors import IllegalMoveError
@@ -177,13 +177,25 @@ class Session:
 
     # ------------------------------------------------------------ history
 
-    def history(self) -> list[HistoryLine]:
+    def history(self, describe: "Callable[[State, Move], str] | None" = None) -> list[HistoryLine]:
         """Every move ever played, undone ones marked, described in context.
 
         Each move is described in the position it was played in (a re-fold of
         the events, undone ones included); the re-fold goes on from where the
         last call stopped, so a call costs only the events since then.
+        ``describe(state, move)`` words the lines (the screens' language);
+        default: the engine's ``describe``.
         """
+        if describe is not None:  # the lines of another wording: a fold of their own
+            saved = (self._lines, self._line_stack, self._lines_upto)
+            self._lines, self._line_stack, self._lines_upto = [], None, 0
+            try:
+                return self._history(describe)
+            finally:
+                self._lines, self._line_stack, self._lines_upto = saved
+        return self._history(None)
+
+    def _history(self, describe: "Callable[[State, Move], str] | None") -> list[HistoryLine]:
         if self._line_stack is None:
             self._line_stack = [new_state(self.game, self.setup)]
         stack = self._line_stack
@@ -192,7 +204,10 @@ class Session:
                 st = stack[-1]
                 m = st.parse_move(e.data["move"])
                 # a move the device played for the player says so (U-6, U-14, BU-13)
-                line = st.describe_forced(m) if st.forced_move() == m else st.describe(m)
+                if describe is not None:
+                    line = describe(st, m)
+                else:
+                    line = st.describe_forced(m) if st.forced_move() == m else st.describe(m)
                 self._lines.append(HistoryLine(e.seq, e.data["move"], line, False, e.time))
                 stack.append(st.apply(m))
             elif e.type == "undo":

@@ -20,7 +20,7 @@ from ..io import Key
 from ..session import Session
 from ..i18n import _
 from .common import Report
-from .draw import plain
+from .moves import move_words
 from .widgets import ChoiceList, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,12 +73,13 @@ class SessionScreen(Screen):
         return []
 
     def ask_undo(self, app: "App") -> None:
-        shown = self.session.last_line()
+        f = self.session.fold
+        shown = move_words(f.states[-2], f.moves[-1].move) if f.moves else None
         if shown is None:
             app.message(_("Nothing to undo yet."))
             return
         # hold BACK is deliberate: "Undo" is preselected, so hold BACK, OK undoes (issue 13)
-        app.confirm(_("Undo: {move}?").format(move=plain(shown)), self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"),
+        app.confirm(_("Undo: {move}?").format(move=shown), self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"),
                     preselect_yes=True)
 
     def _undo(self, app: "App") -> None:
@@ -133,7 +134,8 @@ def history_screen(session: Session) -> Screen:
     """Every move of the session, newest first; undone ones marked with x."""
     def items() -> list[Item]:
         out = []
-        for h in reversed(session.history()):
+        for h in reversed(session.history(move_words)):
             out.append(Item(("x " if h.undone else "") + h.line))
         return out or [Item(_("(no moves yet)"))]
-    return Menu(_("History #{id}").format(id=session.id), items, on_select=lambda app, it: app.message(it.label))
+    # worded once when opened (a re-fold of the session): nothing is played while it is shown
+    return Menu(_("History #{id}").format(id=session.id), items(), on_select=lambda app, it: app.message(it.label))

@@ -1,0 +1,125 @@
+"""A move in the words of the screens (issue 21): what the undo question and
+the History's move list show, in the language of the moment.
+
+The engines' ``describe`` lines are English (the records', the console's and
+the logs' vocabulary). ``move_words(state, move)`` says the same in the
+catalog's words, from the move's type and fields in the position it was
+played in; piece codes (``rS``) and stack labels stay as they are on the
+table (the legend is on the Why pages). A move it does not know falls back to
+``describe`` without its ruling notes.
+"""
+from __future__ import annotations
+
+from ..engine import Move, State
+from ..games import bag_of_ice as boi
+from ..games import bottoms_up as bu
+from ..games import undercut as uc
+from ..games.undercut_moves import COMBOS, STACK_NAMES
+from ..i18n import N_, _, ngettext, pgettext
+from ..pieces import Size
+from .draw import plain
+
+SIZE = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
+COMBO = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
+
+
+def move_words(st: State, m: Move) -> str:
+    """``m`` played in ``st``, in words (see the module docstring)."""
+    words = None
+    if isinstance(st, boi.BagOfIceState):
+        words = _boi(st, m)
+    elif isinstance(st, uc.UndercutState):
+        words = _undercut(st, m)
+    elif isinstance(st, bu.BottomsUpState):
+        words = _bu(st, m)
+    return words if words is not None else plain(st.describe(m))
+
+
+def _name(players, seat) -> str:
+    return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
+
+
+def _boi(st: "boi.BagOfIceState", m: Move) -> str | None:
+    who = _name(st.players, st.active)
+    if isinstance(m, boi.Start):
+        return _("{name} starts").format(name=_name(st.players, m.seat))
+    if isinstance(m, boi.Face):
+        if st.phase == boi.Phase.ROLLOFF:
+            return _("{name} rolls {face} in the roll-off").format(name=_name(st.players, st.roller), face=m.face)
+        return _("{name} rolls {face}").format(name=who, face=m.face)
+    if isinstance(m, boi.Roll):
+        return _("{name} rolls the die").format(name=who)
+    if isinstance(m, boi.PickSize):
+        return _("{name} picks {size}").format(name=who, size=_(SIZE[m.size]))
+    if isinstance(m, boi.Got):
+        if m.piece.color == st.colors[0]:
+            return _("{name} busts on {piece}").format(name=who, piece=m.piece)
+        return _("{name} draws {piece}").format(name=who, piece=m.piece)
+    if isinstance(m, boi.Bank):
+        n = st.turn_score() if st.phase == boi.Phase.DECIDE else 0
+        won = st.active is not None and st.totals[st.active] + n >= st.target
+        return (_("{name} banks {n} and wins") if won else _("{name} banks {n}")).format(name=who, n=n)
+    if isinstance(m, boi.Broken):
+        return _("{name} breaks a rule: bust").format(name=who)
+    return None
+
+
+def _undercut(st: "uc.UndercutState", m: Move) -> str | None:
+    who = _name(st.players, st.active)
+    if isinstance(m, uc.StartPlayer):
+        return _("{name} starts").format(name=_name(st.players, m.seat))
+    if isinstance(m, uc.Got):
+        d = st.pending_draw()
+        if d is None:
+            return None
+        if "stack" in d:
+            return _("{piece} drawn for stack {stack}").format(piece=m.piece, stack=d["stack"])
+        return _("{piece} drawn for {name}").format(piece=m.piece, name=_name(st.players, d["seat"]))
+    if isinstance(m, uc.Take):
+        return _("{name} takes {mix}").format(name=who, mix=" ".join(m.mix))
+    if isinstance(m, uc.TurnIn):
+        n = st.values[COMBOS.index(m.combo)]
+        return ngettext("{name} turns in a {combo}: +{n} point", "{name} turns in a {combo}: +{n} points", n).format(
+            name=who, combo=_(COMBO[m.combo]), n=n)
+    if isinstance(m, uc.Done):
+        return _("{name}: no more combos").format(name=who)
+    if isinstance(m, uc.Bid):
+        if m.stack >= len(STACK_NAMES):
+            return None
+        what = " ".join(map(str, m.pieces)) if m.pieces else _("marker only")
+        return _("{name} bids {pieces} on stack {stack}").format(name=who, pieces=what, stack=STACK_NAMES[m.stack])
+    if isinstance(m, uc.Pass):
+        if m.seat is not None:
+            return _("{name} passes: +1").format(name=_name(st.players, m.seat))
+        if m.size is not None:
+            return _("{name} passes: +1, draws a {size}").format(name=who, size=pgettext("undercut piece", SIZE[m.size]))
+        return _("{name} passes: +1").format(name=who)
+    if isinstance(m, uc.HandPips):
+        return ngettext("{name} holds {n} pip", "{name} holds {n} pips", m.pips).format(name=who, n=m.pips)
+    if isinstance(m, uc.HandPieces):
+        return ngettext("{name} holds {n} piece", "{name} holds {n} pieces", m.count).format(name=who, n=m.count)
+    return None
+
+
+def _bu(st: "bu.BottomsUpState", m: Move) -> str | None:
+    who = _name(st.players, st.active)
+    if isinstance(m, bu.Secret):
+        return _("{name}'s secret color is drawn").format(name=who)
+    if isinstance(m, bu.Reveal):
+        return _("{name} reveals {color}").format(name=who, color=_(m.color.value))
+    if isinstance(m, bu.Place):
+        if m.target is None:
+            return _("{name} puts {piece} down alone").format(name=who, piece=m.piece)
+        return _("{name} places {piece} on {label}").format(name=who, piece=m.piece, label=m.target)
+    at = st.pending_at()
+    if at is None:
+        return None
+    g, _i, piece = at
+    if isinstance(m, bu.BlueChoice):
+        return _("{name}: blue turns {piece} into {new}").format(name=who, piece=piece,
+                                                                 new=bu.Piece(m.color, piece.size))
+    if isinstance(m, bu.YellowChoice):
+        if m.target is None:
+            return _("{name}: yellow moves {piece} to open space").format(name=who, piece=piece)
+        return _("{name}: yellow moves {piece} onto {label}").format(name=who, piece=piece, label=m.target)
+    return None

@@ -1,0 +1,67 @@
+"""The undo question and the History's moves speak the screens' language
+(issue 21): ``ui.moves.move_words`` words every move of random games of the
+three games in the catalog's words, never the engines' English and never a
+ruling id."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from companion import i18n
+from companion.engine import pick_chance
+from companion.games import spec
+from companion.ui.moves import move_words
+from tests.i18n_util import pseudo_language, untranslated
+
+GAMES = [
+    ("bag_of_ice", {"players": ["Ann", "Bob"], "target": 20}),
+    ("bag_of_ice", {"players": ["Ann", "Bob"], "target": 20, "die": "physical", "bag": "physical", "start": "rolloff"}),
+    ("undercut", {"players": ["Ann", "Bob", "Cat"], "level": "full"}),
+    ("undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score"}),
+    ("bottoms_up", {"players": ["Ann", "Bob", "Cat", "Dan"], "stash": 1}),
+    ("bottoms_up", {"players": ["Ann", "Bob"], "stash": 1, "secret": "physical"}),
+]
+
+
+def lines_of(game, setup, seed=3):
+    rng = random.Random(seed)
+    st = spec(game).new(setup)
+    out = []
+    for _ in range(300):
+        if st.is_terminal():
+            break
+        m = pick_chance(st, rng) if st.is_chance_node() else rng.choice(st.legal_moves())
+        out.append(move_words(st, m))
+        st = st.apply(m)
+    return out
+
+
+@pytest.mark.parametrize("game,setup", GAMES)
+def test_every_move_is_worded_through_the_catalog(game, setup):
+    try:
+        with pseudo_language():
+            lines = lines_of(game, setup)
+    finally:
+        i18n.set_language("en")
+    assert len(lines) > 10
+    assert untranslated(lines, setup["players"]) == []
+    assert not [x for x in lines if re.search(r"\b(U|B|BU)-\d+", x)]
+
+
+def test_french_undo_question_and_history(tmp_path):
+    from companion.config import Settings
+    from tests.screens_util import make_app, press
+    app = make_app(tmp_path, settings=Settings(language="fr", players=("Ann", "Bob", "Cat")))
+    try:
+        press(app, "ok,down,ok,ok,ok,ok,ok,ok")  # Bag of Ice, 3 players, start: roll & draw
+        press(app, "hold-back")
+        assert app.top.title == "Annuler" and "pioche" in app.top.question or "perd" in app.top.question
+        press(app, "back,back")  # keep it; the session menu
+        labels = [it.label for it in app.top.items]
+        press(app, ",".join(["down"] * labels.index("Historique") + ["ok"]))
+        moves = [it.label for it in app.top.items]
+        assert any("lance le dé" in x for x in moves), moves
+    finally:
+        i18n.set_language("en")
