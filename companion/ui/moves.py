@@ -10,11 +10,9 @@ table (the legend is on the Why pages). A move it does not know falls back to
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine import Move, State
-from ..games import bag_of_ice as boi
-from ..games import bottoms_up as bu
-from ..games import undercut as uc
-from ..games.undercut_moves import COMBOS, STACK_NAMES
 from ..i18n import N_, _, ngettext, pgettext
 from ..pieces import Size
 from .draw import plain
@@ -25,13 +23,9 @@ COMBO = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOM
 
 def move_words(st: State, m: Move) -> str:
     """``m`` played in ``st``, in words (see the module docstring)."""
-    words = None
-    if isinstance(st, boi.BagOfIceState):
-        words = _boi(st, m)
-    elif isinstance(st, uc.UndercutState):
-        words = _undercut(st, m)
-    elif isinstance(st, bu.BottomsUpState):
-        words = _bu(st, m)
+    # the game modules are imported when a move of theirs is worded, not at start-up
+    wording = {"bag_of_ice": _boi, "undercut": _undercut, "bottoms_up": _bu}.get(st.game)
+    words = wording(st, m) if wording is not None else None
     return words if words is not None else plain(st.describe(m))
 
 
@@ -39,7 +33,8 @@ def _name(players, seat) -> str:
     return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
 
 
-def _boi(st: "boi.BagOfIceState", m: Move) -> str | None:
+def _boi(st: Any, m: Move) -> str | None:
+    from ..games import bag_of_ice as boi
     who = _name(st.players, st.active)
     if isinstance(m, boi.Start):
         return _("{name} starts").format(name=_name(st.players, m.seat))
@@ -64,7 +59,9 @@ def _boi(st: "boi.BagOfIceState", m: Move) -> str | None:
     return None
 
 
-def _undercut(st: "uc.UndercutState", m: Move) -> str | None:
+def _undercut(st: Any, m: Move) -> str | None:
+    from ..games import undercut as uc
+    from ..games.undercut_moves import COMBOS, STACK_NAMES
     who = _name(st.players, st.active)
     if isinstance(m, uc.StartPlayer):
         return _("{name} starts").format(name=_name(st.players, m.seat))
@@ -101,7 +98,8 @@ def _undercut(st: "uc.UndercutState", m: Move) -> str | None:
     return None
 
 
-def _bu(st: "bu.BottomsUpState", m: Move) -> str | None:
+def _bu(st: Any, m: Move) -> str | None:
+    from ..games import bottoms_up as bu
     who = _name(st.players, st.active)
     if isinstance(m, bu.Secret):
         return _("{name}'s secret color is drawn").format(name=who)
