@@ -16,7 +16,8 @@ The files hold no source locations and are sorted by message, so two
 branches that add different texts touch different lines (``--check`` names
 where a missing text is used).
 
-``--check`` fails when a message has no translation (or a fuzzy one), when a
+``--check`` fails when a message has no translation (or a fuzzy one), or one
+with a ``{field}`` the English text lacks (formatting it would crash), when a
 ``.po`` has not been updated since the code changed, or when a ``.mo`` is not
 what its ``.po`` compiles to.
 """
@@ -26,6 +27,7 @@ import argparse
 import datetime as _dt
 import gettext
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -34,6 +36,7 @@ from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 PACKAGE_DIR = Path(__file__).parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
+FIELD = re.compile(r"\{([^{}]*)\}")  # str.format fields, as the screens fill them
 
 
 def _babel():
@@ -116,6 +119,14 @@ def _mo_catalog(data: bytes) -> dict:
     return dict(gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
 
 
+def _rel(path: Path) -> str:
+    """``path`` from the repository's top when it is in it (messages stay short)."""
+    try:
+        return str(path.relative_to(PACKAGE_DIR.parent))
+    except ValueError:
+        return str(path)
+
+
 def problems() -> list[str]:
     """What ``--check`` reports: untranslated or fuzzy messages, stale .po or .mo files.
 
@@ -127,7 +138,7 @@ def problems() -> list[str]:
             continue
         cat = _updated(template, lang)
         if not po_path(lang).exists() or _ids(_read_po(lang)) != _ids(template):
-            out.append(f"{po_path(lang).relative_to(PACKAGE_DIR.parent)}: not updated from the code "
+            out.append(f"{_rel(po_path(lang))}: not updated from the code "
                        f"(run python -m companion.catalog)")
         for msg in cat:
             if not msg.id:
@@ -137,9 +148,19 @@ def problems() -> list[str]:
             if msg.fuzzy or not all(strings):
                 where = ", ".join(f"{f}:{n}" for f, n in msg.locations[:2])
                 out.append(f"{lang}: no translation for {ident!r} ({where})")
+                continue
+            # a {field} the English text does not have would raise KeyError when the screen
+            # formats it: the device would crash in that language only
+            ids = msg.id if isinstance(msg.id, (tuple, list)) else (msg.id,)
+            known = {f for i in ids for f in FIELD.findall(i)}
+            for text in strings:
+                extra = set(FIELD.findall(text)) - known
+                if extra:
+                    out.append(f"{lang}: {ident!r} is translated with field(s) {sorted(extra)} "
+                               f"it does not have: {text!r}")
         if not mo_path(lang).exists() or (_mo_catalog(mo_path(lang).read_bytes())
                                            != _mo_catalog(_mo_bytes(_read_po(lang)))):
-            out.append(f"{mo_path(lang).relative_to(PACKAGE_DIR.parent)}: not compiled from its .po")
+            out.append(f"{_rel(mo_path(lang))}: not compiled from its .po")
     return out
 
 

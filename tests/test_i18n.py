@@ -106,3 +106,40 @@ def test_a_damaged_font_file_is_refused(tmp_path, monkeypatch):
     finally:
         monkeypatch.undo()
         glyphs.table.cache_clear()
+
+
+def test_a_translation_with_a_field_the_english_lacks_is_refused(tmp_path, monkeypatch):
+    """A French text with {fields} the English one does not pass would raise
+    KeyError when a screen formats it: the catalog check refuses it."""
+    from babel.messages import pofile
+
+    from companion import catalog
+    po = catalog.po_path("fr")
+    cat = pofile.read_po(po.open("rb"))
+    msg = next(m for m in cat if m.id == "{n} min")
+    msg.string = "{n} min {oops}"
+    bad = tmp_path / "companion.po"
+    with bad.open("wb") as f:
+        pofile.write_po(f, cat, width=0, sort_output=True, no_location=True)
+    monkeypatch.setattr(catalog, "po_path", lambda lang: bad)
+    monkeypatch.setattr(catalog, "mo_path", lambda lang: tmp_path / "companion.mo")
+    found = catalog.problems()
+    assert any("'{n} min'" in p and "oops" in p for p in found), found
+
+
+def test_every_french_text_formats_with_the_english_fields():
+    """Each translation, filled with its English text's fields, formats without error."""
+    import re
+
+    from babel.messages import pofile
+
+    from companion import catalog
+    field = re.compile(r"\{([^{}]*)\}")
+    cat = pofile.read_po(catalog.po_path("fr").open("rb"))
+    for m in cat:
+        if not m.id or "{" not in str(m.id):
+            continue
+        ids = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
+        values = {f: 1 for i in ids for f in field.findall(i)}
+        for text in (m.string if isinstance(m.string, (tuple, list)) else (m.string,)):
+            text.format(**values)  # KeyError, IndexError or ValueError fail the test
