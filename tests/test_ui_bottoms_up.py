@@ -611,3 +611,27 @@ def test_a_cascade_back_at_a_field_it_had_says_so_BU9(tmp_path):
                                                             for i, t in enumerate(moves)]))
     lines, _ = turn_log(played, start)
     assert any("again: open space ends it" in line for line in lines), lines
+
+
+def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
+    """Issue 15: at a pending choice the table resolves the rest by hand and
+    checks the stacks it has now; the turn is recorded from there."""
+    app = after_opening(tmp_path)
+    press(app, "down,down,down,right,ok")  # yM on A (rS): yellow moves rS, the device asks where
+    assert state(app).pending is not None
+    press(app, "back")
+    labels = [it.label for it in app.top.items]
+    assert "Check the rest" in labels and "Check mode" not in labels
+    press(app, ",".join(["down"] * labels.index("Check the rest") + ["ok"]))
+    field = app.top
+    assert isinstance(field, TableField) and field.heading()[0] == "Table: the stacks now"
+    assert field.table() == ["A: rS yM", "B: gS", "C: yS", "D: wS"]
+    press(app, "down,ok,down,ok,up,ok,up,ok")   # A: remove rS; Done
+    press(app, "down,down,ok,down,ok,ok,ok")    # C: change yS to rS
+    press(app, "up,ok")                         # Done
+    press(app, "up,up,up,ok")  # Check it
+    assert isinstance(app.top, Pages) and app.top.title == "Check: right"
+    press(app, "ok,ok")  # Record this turn
+    st = state(app)
+    assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
+    assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]

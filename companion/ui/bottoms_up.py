@@ -783,12 +783,14 @@ class BottomsUpScreen(SessionScreen):
         while app.top is not self:
             app.pop()
 
-    def record_checked(self, app: "App", placement: Place, choices: Sequence[Move]) -> None:
+    def record_checked(self, app: "App", placement: Place | None, choices: Sequence[Move]) -> None:
         """Check mode's verdict recorded: the placement and its choices (the
         device applies one-option choices by itself: those are skipped here)."""
         before: BottomsUpState = self.state
-        shadow = before.apply(placement)
-        self.session.play(placement)
+        shadow = before
+        if placement is not None:  # None: checked from a choice already pending
+            shadow = before.apply(placement)
+            self.session.play(placement)
         for m in choices:
             if shadow.forced_move() is None:
                 self.session.play(m)
@@ -796,10 +798,12 @@ class BottomsUpScreen(SessionScreen):
         self.back_here(app)
         self.after_move(app, before)
 
-    def resolve_checked(self, app: "App", placement: Place) -> None:
-        """Check mode left: the device resolves the placement, asking each choice."""
+    def resolve_checked(self, app: "App", placement: Place | None) -> None:
+        """Check mode left: the device resolves the placement, asking each choice
+        (from a choice already pending: back to that choice)."""
         self.back_here(app)
-        self.do(app, placement)
+        if placement is not None:
+            self.do(app, placement)
 
     def after_undo(self, app: "App") -> None:
         self.list.reset()
@@ -817,6 +821,8 @@ class BottomsUpScreen(SessionScreen):
         items = [Item(_("Field view"), lambda a: (a.pop(), a.push(field_view(self.state))))]
         if kind == Kind.PLACE and st.groups:  # BU-13
             items.append(Item(_("Check mode"), lambda a: (a.pop(), self.enter_check(a))))
+        elif kind in (Kind.BLUE, Kind.YELLOW):  # a turn under way: the table's stacks from here (issue 15)
+            items.append(Item(_("Check the rest"), lambda a: (a.pop(), self.check_rest(a))))
         turn = completed_turn(self.session)
         if turn is not None:
             items.append(Item(_("Last turn"), lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
@@ -861,6 +867,12 @@ class BottomsUpScreen(SessionScreen):
         if kind in (Kind.BLUE, Kind.YELLOW):
             out.append(_("BU-13: a choice with one option is made by the device"))
         return out
+
+    def check_rest(self, app: "App") -> None:
+        """Check mode from the pending choice: the table resolved the rest of the
+        cascade by hand and enters the stacks it has now (issue 15)."""
+        from .bottoms_up_check import TableField
+        app.push(TableField(self.state, None, self.record_checked, self.resolve_checked))
 
     def enter_check(self, app: "App") -> None:
         self.check = True  # BU-13

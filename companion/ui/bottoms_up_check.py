@@ -74,14 +74,16 @@ class ListScreen(Menu):
 
 class TableField(ListScreen):
     """The table's field after ``placement``, to edit, then check (BU-13).
+    ``placement`` is ``None`` for a turn already under way (issue 15): the
+    field as it stands at the pending choice, checked from there.
 
     The verdict's way on is handed back: ``on_record(app, placement,
     choices)`` records the turn, ``on_resolve(app, placement)`` lets the
     device resolve it step by step."""
 
-    def __init__(self, state: BottomsUpState, placement: Place,
-                 on_record: Callable[["App", Place, Sequence[Move]], Any],
-                 on_resolve: Callable[["App", Place], Any]):
+    def __init__(self, state: BottomsUpState, placement: Place | None,
+                 on_record: Callable[["App", Place | None, Sequence[Move]], Any],
+                 on_resolve: Callable[["App", Place | None], Any]):
         super().__init__()
         self.placement = placement
         self.on_record = on_record
@@ -90,12 +92,14 @@ class TableField(ListScreen):
         self.before = st
         self.groups: list[tuple[str, list[Piece]]] = [(g.label, list(g.pieces)) for g in st.field_groups()]
         for label, pieces in self.groups:
-            if label == placement.target:
+            if placement is not None and label == placement.target:
                 pieces.append(placement.piece)
         self.edited: set[str] = set()
         self.title = _("Table's field")
 
     def heading(self) -> tuple[str, str]:  # BU-13
+        if self.placement is None:
+            return _("Table: the stacks now"), ""
         return _("Table: {piece} on {target}").format(piece=self.placement.piece,
                                                       target=self.placement.target), ""
 
