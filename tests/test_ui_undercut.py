@@ -191,8 +191,13 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert isinstance(app.top, BidPicker)
     assert_matches_reference(app.frame(), "undercut_bid_picker")
     press(app, "ok")
-    assert isinstance(app.top, Message) and "not lower" in app.last_error and "(U-9)" in app.last_error
+    # the picker refuses it in the screens' words (U-9); the engine would refuse it too
+    assert isinstance(app.top, Message) and app.top.title == "Too high" and "lower" in app.top.text
     assert state(app) == before
+    from companion.errors import IllegalMoveError
+    from companion.games.undercut_moves import Bid
+    with pytest.raises(IllegalMoveError, match="U-9"):
+        before.apply(Bid(0, (P("rM"),)))
     press(app, "ok,down,down,ok,up,ok")  # dismiss; rM back to none; add yS instead
     assert app.top.pieces() == (P("yS"),) and app.top.verdict() == (True, "lower")
     press(app, "ok")

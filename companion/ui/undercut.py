@@ -784,7 +784,10 @@ class BidPicker(Screen):
             app.pop()
         elif key == Key.OK or key == Key.RIGHT:
             if self.index == 0:
-                if key == Key.OK:
+                if key == Key.OK and not self.verdict()[0]:  # U-9, said here in the screens' words
+                    app.message(_("A bid must be lower than the one to beat: fewer pips, or as many pips "
+                                  "in fewer pieces."), title=_("Too high"))
+                elif key == Key.OK:
                     self.on_bid(app, Bid(self.stack, self.pieces()))
                 return
             j = self.index - 1
