@@ -143,6 +143,8 @@ def exhaustive(start, cap: int = EXHAUSTIVE_CAP):
     def key(s):
         p = s.pending
         return (s.groups, s.cursor, s.queue, (p.kind, p.gid, p.slot), tuple(s.stash.items()))
+    if start.pending is None:  # nothing to choose: the field as it is
+        return {stacks_of(start)}
     seen = {key(start)}
     todo = [start]
     out = set()

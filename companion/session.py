@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .engine import Move, State, pick_chance
 from .errors import IllegalMoveError
@@ -181,49 +181,47 @@ class Session:
         """Every move ever played, undone ones marked, described in context.
 
         Each move is described in the position it was played in (a re-fold of
-        the events, undone ones included); the re-fold goes on from where the
-        last call stopped, so a call costs only the events since then.
-        ``describe(state, move)`` words the lines (the screens' language);
-        default: the engine's ``describe``.
+        the events, undone ones included). ``describe(state, move)`` words the
+        lines (the screens' language); default: the engine's ``describe``,
+        whose lines are kept, so a call costs only the events since the last.
         """
-        if describe is not None:  # the lines of another wording: a fold of their own
-            saved = (self._lines, self._line_stack, self._lines_upto)
-            self._lines, self._line_stack, self._lines_upto = [], None, 0
-            try:
-                return self._history(describe)
-            finally:
-                self._lines, self._line_stack, self._lines_upto = saved
-        return self._history(None)
-
-    def _history(self, describe: "Callable[[State, Move], str] | None") -> list[HistoryLine]:
+        undone = set(self.fold.undone)
+        if describe is not None:
+            stack = [new_state(self.game, self.setup)]
+            return [HistoryLine(e.seq, e.data["move"], describe(st, m), e.seq in undone, e.time)
+                    for st, m, e in _in_context(self.events, stack)]
         if self._line_stack is None:
             self._line_stack = [new_state(self.game, self.setup)]
-        stack = self._line_stack
-        for e in self.events[self._lines_upto:]:
-            if e.type == "move":
-                st = stack[-1]
-                m = st.parse_move(e.data["move"])
-                # a move the device played for the player says so (U-6, U-14, BU-13)
-                if describe is not None:
-                    line = describe(st, m)
-                else:
-                    line = st.describe_forced(m) if st.forced_move() == m else st.describe(m)
-                self._lines.append(HistoryLine(e.seq, e.data["move"], line, False, e.time))
-                stack.append(st.apply(m))
-            elif e.type == "undo":
-                stack.pop()
+        for st, m, e in _in_context(self.events[self._lines_upto:], self._line_stack):
+            # a move the device played for the player says so (U-6, U-14, BU-13)
+            line = st.describe_forced(m) if st.forced_move() == m else st.describe(m)
+            self._lines.append(HistoryLine(e.seq, e.data["move"], line, False, e.time))
         self._lines_upto = len(self.events)
-        undone = set(self.fold.undone)
         return [HistoryLine(h.seq, h.text, h.line, h.seq in undone, h.time) for h in self._lines]
 
-    def last_line(self) -> str | None:
+    def last_line(self, describe: "Callable[[State, Move], str] | None" = None) -> str | None:
         """The live move an undo would reach first, described in its position
-        (what the undo prompt shows), or None at the start. Constant time."""
+        (what the undo prompt shows; ``describe`` as for ``history``), or None
+        at the start. Constant time."""
         if not self.fold.moves:
             return None
-        return self.fold.states[-2].describe(self.fold.moves[-1].move)
+        before, move = self.fold.states[-2], self.fold.moves[-1].move
+        return describe(before, move) if describe is not None else before.describe(move)
 
     def record_text(self) -> str:
         """This session as a game record (docs/records.md)."""
         info = self.journal.session(self.id)
         return dumps(self.game, self.setup, self.events, session=self.id, created=info.created)
+
+
+def _in_context(events: list[Event], stack: list[State]) -> "Iterator[tuple[State, Move, Event]]":
+    """Each move event with the position it was played in, undone ones included;
+    ``stack`` holds the live positions and is advanced (undo events pop it)."""
+    for e in events:
+        if e.type == "move":
+            st = stack[-1]
+            m = st.parse_move(e.data["move"])
+            yield st, m, e
+            stack.append(st.apply(m))
+        elif e.type == "undo":
+            stack.pop()

@@ -15,36 +15,16 @@ from companion.games import bu_check
 from companion.games.bottoms_up import position
 from companion.games.bu_check import check
 from companion.pieces import Piece
+from bench.bu_check import exhaustive, stacks_of
 
 P4 = ["Ann", "Bob", "Cat", "Dan"]
 
 
-def stacks_of(s) -> tuple:
-    return tuple(sorted(g.pieces for g in s.groups))
-
-
 def every_result(start, cap=3000):
     """Every field the cascade from ``start`` can end with (BU-9: no length
-    limit), or ``None`` beyond ``cap`` positions."""
-    def key(s):
-        p = s.pending
-        return (s.groups, s.cursor, s.queue, (p.kind, p.gid, p.slot), tuple(s.stash.items()))
-    if start.pending is None:
-        return {stacks_of(start)}
-    seen, todo, out, n = {key(start)}, [start], set(), 0
-    while todo:
-        s = todo.pop()
-        for m in s.pending.options:
-            n += 1
-            if n > cap:
-                return None
-            c = s.apply(m)
-            if c.pending is None:
-                out.add(stacks_of(c))
-            elif key(c) not in seen:
-                seen.add(key(c))
-                todo.append(c)
-    return out
+    limit), or ``None`` beyond ``cap`` positions: the bench's plain search
+    with no cut (bench/bu_check.py), the referee of these tests."""
+    return exhaustive(start, cap)
 
 
 def random_position(rng):

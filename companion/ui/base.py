@@ -21,7 +21,7 @@ from ..session import Session
 from ..i18n import _
 from .common import Report
 from .moves import move_words
-from .widgets import ChoiceList, Item, Menu, Screen
+from .widgets import ChoiceList, Item, CursorScreen, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -37,7 +37,7 @@ def state_as(kind: type[S], state: State) -> S:
     return state
 
 
-class SessionScreen(Screen):
+class SessionScreen(CursorScreen):
     def __init__(self, session: Session):
         self.session = session
 
@@ -47,11 +47,6 @@ class SessionScreen(Screen):
 
     _decided: tuple = (None, None)
     list: ChoiceList  # the cursor list a game screen draws its decision with
-
-    @property
-    def index(self) -> int:
-        """The cursor row of the game screen's list."""
-        return self.list.index
 
     def decision(self) -> Decision:
         """The decision the position waits for (``State.decision``), once per position."""
@@ -73,8 +68,7 @@ class SessionScreen(Screen):
         return []
 
     def ask_undo(self, app: "App") -> None:
-        f = self.session.fold
-        shown = move_words(f.states[-2], f.moves[-1].move) if f.moves else None
+        shown = self.session.last_line(move_words)
         if shown is None:
             app.message(_("Nothing to undo yet."))
             return

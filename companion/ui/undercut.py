@@ -52,7 +52,7 @@ from ..session import Session
 from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Menu, Message, Screen, bound, stepped
+from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -712,7 +712,7 @@ class UndercutScreen(SessionScreen):
 # ---------------------------------------------------------------- bid picker
 
 
-class BidPicker(Screen):
+class BidPicker(CursorScreen):
     """Pick the pieces of a bid on one stack (U-9).
 
     The first lines are the bid to beat; the "Bid" row shows this bid's value,
@@ -730,14 +730,6 @@ class BidPicker(Screen):
         self.have = sorted(st.hands[st.active].items(), key=lambda pc: (pc[0].pips, str(pc[0])))
         self.chosen = [0] * len(self.have)
         self.list = ChoiceList(mark="side")
-
-    @property
-    def index(self) -> int:
-        return self.list.index
-
-    @index.setter
-    def index(self, value: int) -> None:
-        self.list.index = value
 
     def pieces(self) -> tuple[Piece, ...]:
         return tuple(p for (p, _n), k in zip(self.have, self.chosen) for _i in range(k))

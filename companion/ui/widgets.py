@@ -159,7 +159,21 @@ class ChoiceList:
         return False
 
 
-class Menu(Screen):
+class CursorScreen(Screen):
+    """A screen whose cursor is its ``ChoiceList``'s (``self.list``)."""
+
+    list: ChoiceList
+
+    @property
+    def index(self) -> int:
+        return self.list.index
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self.list.index = value
+
+
+class Menu(CursorScreen):
     """A scrolling list. UP/DOWN move (wrapping), LEFT/RIGHT page, OK selects,
     BACK leaves (or calls ``on_back``). The title's right side shows
     ``right``, else the cursor's place in a list longer than the screen."""
@@ -175,14 +189,6 @@ class Menu(Screen):
         self.on_select = on_select
         self.footer = footer
         self.right = right
-
-    @property
-    def index(self) -> int:
-        return self.list.index
-
-    @index.setter
-    def index(self, value: int) -> None:
-        self.list.index = value
 
     @property
     def items(self) -> list[Item]:
