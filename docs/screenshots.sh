@@ -11,6 +11,16 @@ shot() {  # shot NAME KEYS [extra args]
     XDG_CONFIG_HOME=$(dirname "$j") "$C" sim --journal "$j" --seed 7 --keys "$keys" --scale 3 \
         --screenshot "docs/img/$name.png" "$@"
 }
+shot2() {  # shot2 NAME SETTINGS KEYS [extra args]: NAME.png in English and NAME_fr.png in French,
+           # with SETTINGS (TOML lines, may be "") in a settings file given by --config
+    name=$1; settings=$2; keys=$3; shift 3
+    d=$(mktemp -d)
+    printf '%s\n' "$settings" > "$d/en.toml"
+    printf '%s\nlanguage = "fr"\n' "$settings" > "$d/fr.toml"
+    shot "$name" "$keys" --config "$d/en.toml" "$@"
+    shot "${name}_fr" "$keys" --config "$d/fr.toml" "$@"
+    rm -rf "$d"
+}
 shot main_menu ""
 shot die_roll "down,ok,ok,ok,ok"
 shot bag_draw "down,ok,down,ok,ok,down,down,ok"

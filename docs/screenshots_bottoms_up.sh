@@ -1,6 +1,7 @@
 # Bottoms Up screenshots (sourced by docs/screenshots.sh, which defines shot()).
 # 4 players, the device draws the secret colors (seed 7: P1 is green); the
-# same scenes are pinned in tests/test_ui_bottoms_up.py.
+# same scenes are pinned in tests/test_ui_bottoms_up.py. shot2: the main screens in
+# English and, as NAME_fr, in French (issue 21).
 BU_DEV="ok,down,down,ok,ok,ok,ok"
 BU_TOUR="hold-ok,release,hold-ok,release,hold-ok,release,hold-ok,release,ok"
 BU_OPEN="ok,down,down,ok,down,down,down,ok,up,up,ok"    # rS gS yS wS (BU-4)
@@ -12,21 +13,11 @@ BU_CHECK="back,down,ok,ok,down,down,down,right,ok,down,ok,down,ok,up,ok,up,ok,do
 BU_SHORT="ok,down,down,ok,ok,ok,down,down,left,up,up,ok,$BU_TOUR"
 BU_GAME="down,down,down,ok,up,ok,up,ok,down,ok,down,down,down,ok,ok,ok,down,ok,down,ok,up,ok,ok,up,up,right,ok,down,ok,ok,up,ok,down,down,ok,down,ok,ok,ok,down,down,down,right,down,down,ok,ok,up,ok,up,up,ok,up,ok,up,ok,ok,down,right,down,down,ok,up,ok,ok,ok,up,up,ok,up,ok,ok,down,down,right,down,down,down,ok,ok,ok,ok,up,up,ok,ok,ok,down,down,down,ok,ok,ok,ok,down,down,ok,ok,ok,up,ok,up,up,ok,ok,right,down,ok,ok,ok,ok,down,ok,ok,ok,up,ok,ok,ok,down,down,down,ok,ok"
 shot bu_reveal "$BU_DEV,hold-ok"
-shot bu_turn "$BU_DEV,$BU_TOUR,$BU_OPEN"
+shot2 bu_turn "" "$BU_DEV,$BU_TOUR,$BU_OPEN"
 shot bu_blue "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE"
-shot bu_yellow "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW"
-shot bu_result "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW,down,ok"
+shot2 bu_yellow "" "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW"
+shot2 bu_result "" "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW,down,ok"
 shot bu_field "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW,down,ok,ok,back,ok"
-shot bu_check "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_CHECK"
-shot bu_winner "$BU_SHORT,$BU_GAME"
-shot bu_scores "$BU_SHORT,$BU_GAME,ok"
-# The main screens in French (issue 21): the same keys with `language = "fr"`
-# in a settings file given with --config.
-BU_FR=$(mktemp -d)/companion.toml
-printf 'language = "fr"\n' > "$BU_FR"
-shot bu_turn_fr "$BU_DEV,$BU_TOUR,$BU_OPEN" --config "$BU_FR"
-shot bu_yellow_fr "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW" --config "$BU_FR"
-shot bu_result_fr "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_BLUE,$BU_YELLOW,down,ok" --config "$BU_FR"
-shot bu_check_fr "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_CHECK" --config "$BU_FR"
-shot bu_winner_fr "$BU_SHORT,$BU_GAME" --config "$BU_FR"
-shot bu_scores_fr "$BU_SHORT,$BU_GAME,ok" --config "$BU_FR"
+shot2 bu_check "" "$BU_DEV,$BU_TOUR,$BU_OPEN,$BU_CHECK"
+shot2 bu_winner "" "$BU_SHORT,$BU_GAME"
+shot2 bu_scores "" "$BU_SHORT,$BU_GAME,ok"
