@@ -47,14 +47,14 @@ def _boi(st: Any, m: Move) -> str | None:
     if isinstance(m, boi.PickSize):
         return _("{name} picks {size}").format(name=who, size=_(SIZE[m.size]))
     if isinstance(m, boi.Got):
-        if m.piece.color == st.colors[0]:
+        if m.piece.color == st.colors[0]:  # B-4: the bust color
             return _("{name} busts on {piece}").format(name=who, piece=m.piece)
         return _("{name} draws {piece}").format(name=who, piece=m.piece)
     if isinstance(m, boi.Bank):
         n = st.turn_score() if st.phase == boi.Phase.DECIDE else 0
-        won = st.active is not None and st.totals[st.active] + n >= st.target
+        won = st.active is not None and st.totals[st.active] + n >= st.target  # B-6
         return (_("{name} banks {n} and wins") if won else _("{name} banks {n}")).format(name=who, n=n)
-    if isinstance(m, boi.Broken):
+    if isinstance(m, boi.Broken):  # B-8: a broken rule is a bust
         return _("{name} breaks a rule: bust").format(name=who)
     return None
 
@@ -85,13 +85,13 @@ def _undercut(st: Any, m: Move) -> str | None:
             return None
         what = " ".join(map(str, m.pieces)) if m.pieces else _("marker only")
         return _("{name} bids {pieces} on stack {stack}").format(name=who, pieces=what, stack=STACK_NAMES[m.stack])
-    if isinstance(m, uc.Pass):
+    if isinstance(m, uc.Pass):  # U-11: a pass scores 1 (score sheet: who passed)
         if m.seat is not None:
             return _("{name} passes: +1").format(name=_name(st.players, m.seat))
         if m.size is not None:
             return _("{name} passes: +1, draws a {size}").format(name=who, size=pgettext("undercut piece", SIZE[m.size]))
         return _("{name} passes: +1").format(name=who)
-    if isinstance(m, uc.HandPips):
+    if isinstance(m, uc.HandPips):  # U-13: the tiebreak's hand counts
         return ngettext("{name} holds {n} pip", "{name} holds {n} pips", m.pips).format(name=who, n=m.pips)
     if isinstance(m, uc.HandPieces):
         return ngettext("{name} holds {n} piece", "{name} holds {n} pieces", m.count).format(name=who, n=m.count)
@@ -113,10 +113,10 @@ def _bu(st: Any, m: Move) -> str | None:
     if at is None:
         return None
     g, _i, piece = at
-    if isinstance(m, bu.BlueChoice):
+    if isinstance(m, bu.BlueChoice):  # BU-8: blue recolors, the size stays
         return _("{name}: blue turns {piece} into {new}").format(name=who, piece=piece,
                                                                  new=bu.Piece(m.color, piece.size))
-    if isinstance(m, bu.YellowChoice):
+    if isinstance(m, bu.YellowChoice):  # BU-8, BU-9: open space ends the move
         if m.target is None:
             return _("{name}: yellow moves {piece} to open space").format(name=who, piece=piece)
         return _("{name}: yellow moves {piece} onto {label}").format(name=who, piece=piece, label=m.target)
