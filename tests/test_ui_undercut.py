@@ -340,3 +340,20 @@ def test_random_keys_never_crash_and_keep_75_pieces(tmp_path, seed):
         st = screens[-1].session.state
         assert len(st.piece_census()) == 75
     assert len(app.resume_session(sid).fold.moves) > 10  # the keys really played
+
+
+def test_physical_bag_random_start_is_named_by_the_table(tmp_path):
+    """With the physical bag the table draws who starts: the screen lists the
+    players (the chance point's options by type, not by their text)."""
+    import random as _random
+
+    from companion.session import Session
+    from companion.ui.undercut import UndercutScreen
+    app = make_app(tmp_path)
+    s = Session.start(app.journal, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "full",
+                                                "bag": "physical", "start": "random"}, _random.Random(1))
+    screen = UndercutScreen(s)
+    app.push(screen)
+    assert [r.label for r in screen.rows()] == ["Ann", "Bob", "Cat"]
+    press(app, "down,ok")
+    assert s.state.start == 1

@@ -41,7 +41,7 @@ from ..engine import Decision, Move
 from ..engine import Option as Choice
 from ..games.undercut import END_SCORE, Kind, Phase, UndercutState
 from ..games.undercut_moves import (
-    COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, Take, TurnIn,
+    COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
     bid_value, canon,
 )
 from ..i18n import N_, _, ngettext, pgettext
@@ -536,8 +536,8 @@ class UndercutScreen(SessionScreen):
             return Item(st.players[m.seat], act, right=str(st.points[m.seat]))
         if isinstance(m, Pass):  # pragma: no cover - the auction's pass is a row of its own
             return Item(_("Pass"), act)
-        if o.label in st.players:  # the start player (a name)
-            return Item(o.label, act)
+        if isinstance(m, StartPlayer):  # the table names who starts
+            return Item(st.players[m.seat], act)
         return Item(str(m), act)  # pragma: no cover - every option is above
 
     def rows(self, d: Decision | None = None) -> list[Item]:
