@@ -404,7 +404,7 @@ def bus_note(fig: dict) -> str:
             f"or hold mostly plays a move or opens another screen, and a new screen differs from the old one "
             f"in nearly every page: median {other} bytes, close to a full frame (1030). The scripted games "
             f"(bench/scripts*.py) are OK-heavy: at every screen they take the common path with OK, so "
-            f"navigation is a small share of them. The partial driver already sends the ideal single range per page "
+            f"navigation is a small share of them. The partial driver already sends the fewest bytes for each frame "
             f"(`bus_bytes_ratio_to_ideal`); what is left is the screens themselves: the companion redraws "
             f"the whole screen when a move changes it. At 400 kHz I2C a full frame is about 23 ms, well inside "
             f"the 100 ms a press may take, which is why the Pi set-up below raises the I2C clock.")
@@ -477,9 +477,11 @@ def report(fig: dict, quick: bool) -> str:
         "* **Bus bytes** are counted on luma.oled's real `ssd1306`/`sh1106` drivers writing to a recording "
         "I2C bus, over scripted sessions of every kind (bench/scripts*.py). luma alone sends a full frame "
         "(1030 bytes on the SSD1306, 1048 on the SH1106) on every `display()`; the companion's drivers "
-        "(hardware/partial.py) send only the changed column range of each changed page, with its three "
-        "addressing bytes, and nothing for an unchanged frame. `bus_bytes_ratio_to_ideal` compares that "
-        "with the ideal update computed from the same frames.",
+        "(hardware/partial.py) send only the runs of changed columns of each changed page (three addressing "
+        "bytes before a page's first run, two before each further run, gaps of one or two unchanged "
+        "columns sent rather than re-addressed), and nothing for an unchanged frame. "
+        "`bus_bytes_ratio_to_ideal` compares that with the fewest bytes that update the same frames, "
+        "computed by the bench on its own (bench/bus.py).",
         "* **Press-to-pixel in a burst** (`press_to_pixel_burst_100k_ms`, bench/pixel.py): the scripted "
         "sessions replayed as bursts of one press every 60 ms, faster than full frames can cross a 100 kHz "
         "I2C bus (about 93 ms each); each press's CPU time as measured, the bytes of the real "

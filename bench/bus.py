@@ -5,9 +5,12 @@ calls ``write_i2c_block_data(addr, control, bytes)`` on it, exactly as it
 would on the Pi. We count the command and data bytes (not the address and
 control bytes, the same on every transfer).
 
-``ideal_bytes(prev, new)`` is the update a perfect driver would send: for
-each 8-pixel page that changed, only its changed column range, plus the
-three addressing commands (page, column low, column high).
+``ideal_bytes(prev, new)`` is the update a perfect driver would send,
+computed here independently of the driver: for each 8-pixel page that
+changed, the fewest bytes that write every changed column: three addressing
+commands (page, column low, column high) before the page's first run, two
+(the column) before each further run, and a gap of unchanged columns either
+re-sent or skipped by a new address, whichever is fewer bytes.
 """
 from __future__ import annotations
 
@@ -50,7 +53,9 @@ def ideal_bytes(prev: list[bytes] | None, new: list[bytes]) -> int:
     for a, b in zip(prev, new):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         if diff:
-            total += ADDRESSING + diff[-1] - diff[0] + 1
+            total += ADDRESSING + 1
+            for x, y in zip(diff, diff[1:]):
+                total += min(y - x, 2 + 1)  # re-send the gap and y, or re-address (2) and send y
     return total
 
 

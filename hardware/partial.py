@@ -3,8 +3,12 @@
 luma's drivers send the whole frame (about 1 KB) on every ``display()``:
 about 93 ms on the Pi's default 100 kHz I2C. These subclasses keep the
 controller's memory as they last wrote it (a shadow) and send, for each
-8-pixel page that changed, only the changed column range, addressed with the
-three page-addressing commands (page, column low, column high):
+8-pixel page that changed, only the runs of changed columns (``changed_runs``),
+the first addressed with the three page-addressing commands (page, column
+low, column high), each further run on the same page with the two column
+commands only (the page does not change as data is written, SSD1306 10.1.3,
+SH1106 "page address"); two runs closer than ``JOIN`` unchanged columns are
+sent as one, which costs no more than addressing the second:
 
 * an unchanged frame sends nothing;
 * the first frame, and the first after ``show()`` (wake) or ``invalidate()``
@@ -20,6 +24,7 @@ mode (``0x20 0x02``) before the first frame; the SH1106 only has that mode.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from PIL import Image
@@ -44,6 +49,30 @@ def pack_pages(image: Image.Image, pages: int) -> list[bytes]:
     # exactly the controller's byte with bit 0 at the top.
     data = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).transpose(Image.Transpose.TRANSPOSE).tobytes()
     return [data[pages - 1 - p::pages] for p in range(pages)]
+
+
+JOIN = 2
+"""Unchanged columns between two changed runs of a page are re-sent when there are
+at most this many: re-addressing the second run costs two command bytes."""
+
+
+def changed_runs(old: bytes, new: bytes, join: int = JOIN) -> list[tuple[int, int]]:
+    """The first and last index of each run of differing bytes of two equal-length
+    byte strings, runs separated by at most ``join`` equal bytes taken as one."""
+    if old == new:
+        return []
+    x = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+    runs: list[tuple[int, int]] = []
+    for m in _NONZERO.finditer(x):
+        a, b = m.start(), m.end() - 1
+        if runs and a - runs[-1][1] - 1 <= join:
+            runs[-1] = (runs[-1][0], b)
+        else:
+            runs.append((a, b))
+    return runs
+
+
+_NONZERO = re.compile(rb"[^\x00]+")
 
 
 def changed_range(old: bytes, new: bytes) -> tuple[int, int] | None:
@@ -110,17 +139,15 @@ class _Partial(_LumaDevice):
         if shadow is None:
             self._prepare()
         for p, new in enumerate(pages):
-            if shadow is None:
-                c0, c1 = 0, len(new) - 1
-            else:
-                r = changed_range(shadow[p], new)
-                if r is None:
-                    continue
-                c0, c1 = r
-            col = c0 + self._column_offset
-            self.command(0xB0 | p, col & 0x0F, 0x10 | (col >> 4))
-            self.data(list(new[c0:c1 + 1]))
-            self.bytes_sent += 3 + c1 - c0 + 1
+            runs = [(0, len(new) - 1)] if shadow is None else changed_runs(shadow[p], new)
+            for i, (c0, c1) in enumerate(runs):
+                col = c0 + self._column_offset
+                if i == 0:
+                    self.command(0xB0 | p, col & 0x0F, 0x10 | (col >> 4))
+                else:  # same page: the page pointer stays while data is written
+                    self.command(col & 0x0F, 0x10 | (col >> 4))
+                self.data(list(new[c0:c1 + 1]))
+                self.bytes_sent += (3 if i == 0 else 2) + c1 - c0 + 1
 
     def show(self) -> None:
         super().show()

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from luma.core.interface.serial import i2c
 
 from bench.bus import RecordingBus, ideal_bytes, pages
-from hardware.partial import PartialSH1106, PartialSSD1306, changed_range, pack_pages
+from hardware.partial import PartialSH1106, PartialSSD1306, changed_range, changed_runs, pack_pages
 
 from .oled_model import ControllerModel
 
@@ -100,7 +100,31 @@ def test_unchanged_frame_sends_nothing_and_a_change_sends_the_ideal(kind, cls, o
     img2.putpixel((40, 30), 1)
     img2.putpixel((90, 31), 1)
     dev.display(img2)
-    assert bus.take() == ideal_bytes(prev, pages(img2)) == 3 + 51
+    # two changed columns of one page far apart: two runs, the second addressed by its column only
+    assert bus.take() == ideal_bytes(prev, pages(img2)) == (3 + 1) + (2 + 1)
+    img3 = img2.copy()
+    img3.putpixel((90, 31), 0)
+    img3.putpixel((93, 30), 1)  # two unchanged columns between 90 and 93: sent again, cheaper than addressing
+    prev = pages(img2)
+    dev.display(img3)
+    assert bus.take() == ideal_bytes(prev, pages(img3)) == 3 + 4
+    img4 = img3.copy()
+    for x in (10, 12, 50, 53, 80, 84):  # gaps of 1 and 2 joined, a gap of 3 addressed
+        img4.putpixel((x, 40), 1)
+    prev = pages(img3)
+    dev.display(img4)
+    assert bus.take() == ideal_bytes(prev, pages(img4)) == (3 + 3) + (2 + 4) + (2 + 1) + (2 + 1)
+
+
+def test_changed_runs():
+    a = bytes(128)
+    assert changed_runs(a, a) == []
+    b = bytearray(a)
+    for i in (0, 3, 4, 10, 127):
+        b[i] = 0x81
+    assert changed_runs(a, bytes(b)) == [(0, 4), (10, 10), (127, 127)]
+    assert changed_runs(a, bytes(b), join=0) == [(0, 0), (3, 4), (10, 10), (127, 127)]
+    assert changed_runs(a, bytes(b), join=200) == [(0, 127)]
 
 
 @pytest.mark.parametrize("kind, cls, offset", DRIVERS)
