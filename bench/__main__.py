@@ -401,12 +401,14 @@ def bus_note(fig: dict) -> str:
         return ""
     return (f"* **Why the median bus bytes are what they are.** A navigation press (UP, DOWN, LEFT, RIGHT: "
             f"{share:.0%} of the scripted presses) moves a cursor or a page: median {nav} bytes. An OK, BACK "
-            f"or hold mostly plays a move or opens another screen, and a new screen differs from the old one "
-            f"in nearly every page: median {other} bytes, close to a full frame (1030). The scripted games "
+            f"or hold mostly plays a move or opens another screen: median {other} bytes. The scripted games "
             f"(bench/scripts*.py) are OK-heavy: at every screen they take the common path with OK, so "
-            f"navigation is a small share of them. The partial driver already sends the fewest bytes for each frame "
-            f"(`bus_bytes_ratio_to_ideal`); what is left is the screens themselves: the companion redraws "
-            f"the whole screen when a move changes it. At 400 kHz I2C a full frame is about 23 ms, well inside "
+            f"navigation is a small share of them. The partial driver sends the fewest bytes for each frame "
+            f"(`bus_bytes_ratio_to_ideal`): only the runs of changed columns of each page. What is left is "
+            f"what the screens change: the 6x10 font's lines are 10 pixels apart and the controller's pages "
+            f"8, so nearly every line of text lies across two pages, and a press that shows a new line of "
+            f"20 characters sends about 2 x 120 bytes; a press that changes the screen's lines sends "
+            f"several hundred. At 400 kHz I2C a full frame is about 23 ms, well inside "
             f"the 100 ms a press may take, which is why the Pi set-up below raises the I2C clock.")
 
 
