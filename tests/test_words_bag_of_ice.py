@@ -103,9 +103,9 @@ class Walk:
         titles: list[str] = []
         real_title = draw.Canvas.title
 
-        def title(c, s, right=""):
+        def title(c, s, right="", **kw):
             titles.append(s)
-            real_title(c, s, right)
+            real_title(c, s, right, **kw)
         draw.Canvas.title = title
         try:
             self.app.frame()

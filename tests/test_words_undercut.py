@@ -165,9 +165,9 @@ def test_no_ruling_id_in_a_title(tmp_path, script):
     titles: list[str] = []
     original = draw.Canvas.title
 
-    def spy(self, s, right=""):
+    def spy(self, s, right="", **kw):
         titles.append(f"{s} | {right}")
-        return original(self, s, right)
+        return original(self, s, right, **kw)
 
     def each(app):
         draw.Canvas.title = spy

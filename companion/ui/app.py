@@ -161,7 +161,11 @@ class App:
 
     def frame(self) -> Image.Image:
         c = Canvas()
-        self.top.render(c)
+        base = len(self.stack) - 1
+        while base > 0 and self.stack[base].overlay:  # a box is drawn over the screen it answers
+            base -= 1
+        for screen in self.stack[base:]:
+            screen.render(c)
         self.frames += 1
         return c.image
 

@@ -22,6 +22,8 @@ CHAR_W = 6
 LINE_H = 10
 TITLE_H = 11
 ROWS = (HEIGHT - TITLE_H) // LINE_H  # 5 body rows under a title
+BOX_ROWS = 6  # lines in a box (``Canvas.box``) that covers the whole screen but its rule
+BOX_TOP = HEIGHT - BOX_ROWS * LINE_H
 
 
 class ClipLog:
@@ -107,13 +109,25 @@ class Canvas:
         else:
             self.big(x, y, s, scale)
 
-    def title(self, s: str, right: str = "") -> None:
-        """An inverted title bar; ``right`` is a short tag at its end (e.g. 2/7)."""
-        self.d.rectangle((0, 0, WIDTH - 1, TITLE_H - 2), fill=1)
+    def title(self, s: str, right: str = "", *, y: int = 0) -> None:
+        """An inverted title bar (at the top, or at ``y`` in a box); ``right`` is a
+        short tag at its end (e.g. 2/7)."""
+        self.d.rectangle((0, y, WIDTH - 1, y + TITLE_H - 2), fill=1)
         room = (WIDTH - 2) // CHAR_W - (len(right) + 1 if right else 0)
-        self._paste(1, 0, fit(s, room), 0)
+        self._paste(1, y, fit(s, room), 0)
         if right:
-            self._paste(WIDTH - 1 - CHAR_W * len(right), 0, right, 0)
+            self._paste(WIDTH - 1 - CHAR_W * len(right), y, right, 0)
+
+    def box(self, lines: int) -> int:
+        """A box over the lower part of the screen for ``lines`` lines of text (a
+        message, a question): cleared, under a double rule, the screen it answers
+        still in view above it. Returns the y of its first line. Only the box's
+        pages change on the display bus (issue 13)."""
+        y0 = max(BOX_TOP, HEIGHT - lines * LINE_H)
+        self.d.rectangle((0, y0 - 4, WIDTH - 1, HEIGHT - 1), fill=0)
+        self.d.line((0, y0 - 4, WIDTH - 1, y0 - 4), fill=1)
+        self.d.line((0, y0 - 2, WIDTH - 1, y0 - 2), fill=1)
+        return y0
 
     def row(self, i: int, s: str, *, selected: bool = False, x: int = 7) -> None:
         """Body row ``i`` (0..ROWS-1) under the title; the selected row gets a
@@ -137,10 +151,10 @@ class Canvas:
     def hline(self, y: int) -> None:
         self.d.line((0, y, WIDTH - 1, y), fill=1)
 
-    def scrollbar(self, first: int, shown: int, total: int) -> None:
+    def scrollbar(self, first: int, shown: int, total: int, *, top: int = TITLE_H) -> None:
         if total <= shown:
             return
-        top, h = TITLE_H, HEIGHT - TITLE_H
+        h = HEIGHT - top
         y0 = top + h * first // total
         y1 = top + max(h * (first + shown) // total, h * first // total + 3)
         self.d.line((WIDTH - 1, top, WIDTH - 1, HEIGHT - 1), fill=0)

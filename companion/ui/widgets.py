@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Concatenate, ParamSpec, Sequenc
 
 from ..i18n import _
 from ..io import Key
-from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -26,6 +26,8 @@ class Screen:
 
     title = ""
     owner: str | None = None  # the game a shared widget was made for (ui.undercut.ours marks them)
+    overlay = False
+    """Drawn as a box over the screen under it (``App.frame`` draws that one first)."""
 
     def render(self, c: Canvas) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -274,7 +276,10 @@ class NumberPicker(Screen):
 
 
 class Message(Screen):
-    """A word-wrapped message; OK or BACK closes it (and calls ``then``)."""
+    """A word-wrapped message in a box over the screen it answers (issue 13);
+    OK or BACK closes it (and calls ``then``); UP/DOWN scroll a long one."""
+
+    overlay = True
 
     def __init__(self, text: str, *, title: str = "", then: Callable[["App"], Any] | None = None):
         self.title = title
@@ -283,17 +288,20 @@ class Message(Screen):
         self.offset = 0
 
     def render(self, c: Canvas) -> None:
-        y = 0
-        if self.title:
-            c.title(self.title)
-            y = TITLE_H
         lines = wrap(self.text, WIDTH // CHAR_W)
-        room = (64 - y) // 10
+        room = BOX_ROWS - (1 if self.title else 0)
         self.offset = max(0, min(self.offset, len(lines) - room))
-        for line in lines[self.offset:self.offset + room]:
+        shown = lines[self.offset:self.offset + room]
+        y = c.box(len(shown) + (1 if self.title else 0))
+        if self.title:
+            c.title(self.title, y=y)
+            y += LINE_H
+        top = y
+        for line in shown:
             c.text(1, y, line)
-            y += 10
-        c.scrollbar(self.offset, room, len(lines))
+            y += LINE_H
+        if len(lines) > room:
+            c.scrollbar(self.offset, room, len(lines), top=top)
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.DOWN:
@@ -307,7 +315,12 @@ class Message(Screen):
 
 
 class Confirm(Menu):
-    """A yes/no question; "No" is preselected so a stray OK is harmless."""
+    """A yes/no question in a box over the screen it is about (issue 13): its
+    title, the question, then the two answers side by side (UP/DOWN or
+    LEFT/RIGHT move between them). "No" is preselected so a stray OK is harmless."""
+
+    overlay = True
+    QUESTION_LINES = BOX_ROWS - 2
 
     def __init__(self, question: str, on_yes: Callable[["App"], Any], *, yes: str | None = None,
                  no: str | None = None, title: str | None = None, preselect_yes: bool = False):
@@ -323,10 +336,21 @@ class Confirm(Menu):
                          index=1 if preselect_yes else 0)
 
     def render(self, c: Canvas) -> None:
-        c.title(self.title)
-        lines = wrap(self.question, WIDTH // CHAR_W)[:3]
-        for i, line in enumerate(lines):
-            c.row(i, line, x=1)
-        base = len(lines)
-        for i, it in enumerate(self.items):
-            c.row(min(base, ROWS - 2) + i, it.label, selected=(i == self.index), x=8)
+        lines = wrap(self.question, WIDTH // CHAR_W)
+        if len(lines) > self.QUESTION_LINES:
+            for cut in lines[self.QUESTION_LINES:]:
+                CLIPS.add(cut)
+            lines = lines[:self.QUESTION_LINES]
+        y = c.box(len(lines) + 2)
+        c.title(self.title, y=y)
+        y += LINE_H
+        for line in lines:
+            c.text(1, y, line)
+            y += LINE_H
+        first, second = (it.label for it in self.items)
+        x2 = max(WIDTH // 2, 8 + CHAR_W * len(first) + 12)  # the second answer after the first
+        for i, (x, label) in enumerate(((8, fit(first, (x2 - 20) // CHAR_W)),
+                                        (x2, fit(second, (WIDTH + 1 - x2) // CHAR_W)))):
+            if i == self.index:
+                c.d.polygon([(x - 7, y + 1), (x - 3, y + 4), (x - 7, y + 7)], fill=1)
+            c.text(x, y, label)

@@ -1,0 +1,72 @@
+"""Messages and confirmations are boxes over the screen they answer (issue 13):
+the screen stays in view above the box, only the box's pages change on the
+display bus, and closing the box gives back the very same frame."""
+from __future__ import annotations
+
+from PIL import ImageChops
+from luma.core.interface.serial import i2c
+
+from bench.bus import RecordingBus
+from companion.io import HEIGHT, Key
+from companion.ui.draw import BOX_ROWS, LINE_H
+from companion.ui.widgets import Confirm, Message
+from hardware.partial import PartialSSD1306
+
+from .screens_util import make_app, press
+
+
+def box_top(img) -> int:
+    """The y of the box's upper rule: the first row from the top that is lit from edge to edge
+    below a row that is not."""
+    px = img.load()
+    for y in range(1, HEIGHT):
+        if all(px[x, y] for x in range(img.width)) and not all(px[x, y - 1] for x in range(img.width)):
+            return y
+    raise AssertionError("no box")
+
+
+def same_above(a, b, y: int) -> bool:
+    return ImageChops.difference(a.crop((0, 0, a.width, y)), b.crop((0, 0, b.width, y))).getbbox() is None
+
+
+def test_the_undo_question_is_a_box_over_the_die_and_sends_only_its_pages(tmp_path):
+    app = make_app(tmp_path)
+    rolled = press(app, "down,ok,ok,ok")  # Tools, Pyramid die, roll
+    bus = RecordingBus()
+    dev = PartialSSD1306(i2c(bus=bus, address=0x3C))
+    dev.display(rolled)
+    bus.take()
+    asked = press(app, "hold-back")
+    assert isinstance(app.top, Confirm)
+    top = box_top(asked)
+    assert top > 8  # a short question leaves the screen's title and more in view
+    assert same_above(rolled, asked, top)
+    dev.display(asked)
+    sent = bus.take()
+    assert sent <= (HEIGHT - top + 8) // 8 * (3 + 128)  # only the box's pages
+    back = press(app, "left,ok")  # LEFT moves to the first answer (Keep), OK closes the box
+    assert not isinstance(app.top, Confirm)
+    assert ImageChops.difference(back, rolled).getbbox() is None
+    dev.display(back)
+    assert bus.take() <= sent
+
+
+def test_a_message_box_grows_with_its_text_and_a_long_one_scrolls(tmp_path):
+    app = make_app(tmp_path)
+    under = app.frame()
+    app.push(Message("Short.", title="Note"))
+    short = app.frame()
+    top_short = box_top(short)
+    assert same_above(under, short, top_short)
+    assert HEIGHT - top_short <= 2 * LINE_H + 4  # a title and one line
+    app.pop()
+    long_text = " ".join(f"word{i}" for i in range(60))
+    app.push(Message(long_text, title="Note"))
+    app.frame()
+    first = app.top.offset
+    app.handle(Key.DOWN)
+    app.frame()
+    assert app.top.offset == first + 1  # more lines than the box's BOX_ROWS scroll
+    assert BOX_ROWS * LINE_H <= HEIGHT
+    app.handle(Key.OK)
+    assert not isinstance(app.top, Message)
