@@ -5,6 +5,10 @@ bag; then OK-heavy play: at every screen OK does the common thing (take LMS,
 dismiss the tray note, open the first stack without a bid and bid the
 marker, pass with the first size, pick the first turn-in), with an undo
 (hold BACK, Yes) now and then, and a look at the score screen.
+
+The game is over during the third stretch (a score of 10, U-12), so the
+full run plays three: a script pressing on after the end would measure a
+finished game's screens, not play (tests/test_bench_scripts.py).
 """
 from bench.scripts import GAME_SCRIPTS
 
@@ -13,7 +17,7 @@ STRETCH = ["ok"] * 12 + ["right", "ok"] + ["ok"] * 6 + ["hold-back", "ok"]
 
 
 def undercut_keys(quick: bool) -> list[str]:
-    return START + STRETCH * (2 if quick else 10) + ["back", "down", "ok", "ok", "back"]
+    return START + STRETCH * (2 if quick else 3) + ["back", "down", "ok", "ok", "back"]
 
 
 GAME_SCRIPTS["undercut"] = undercut_keys
