@@ -70,3 +70,21 @@ def test_a_message_box_grows_with_its_text_and_a_long_one_scrolls(tmp_path):
     assert BOX_ROWS * LINE_H <= HEIGHT
     app.handle(Key.OK)
     assert not isinstance(app.top, Message)
+
+
+def test_a_long_question_takes_the_title_line_and_nothing_is_cut(tmp_path):
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path)
+    question = " ".join(["word"] * 20)  # 5 lines of 21 characters: no room for the title too
+    app.push(Confirm(question, lambda a: None, title="TITLE"))
+    CLIPS.reset()
+    texts: list[str] = []
+    from companion.ui import draw
+    old, draw.DRAWN = draw.DRAWN, texts
+    try:
+        app.frame()
+    finally:
+        draw.DRAWN = old
+    assert CLIPS.count == 0
+    assert "TITLE" not in texts
+    assert sum(t.count("word") for t in texts) == 20

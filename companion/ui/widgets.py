@@ -337,13 +337,15 @@ class Confirm(Menu):
 
     def render(self, c: Canvas) -> None:
         lines = wrap(self.question, WIDTH // CHAR_W)
-        if len(lines) > self.QUESTION_LINES:
-            for cut in lines[self.QUESTION_LINES:]:
-                CLIPS.add(cut)
-            lines = lines[:self.QUESTION_LINES]
-        y = c.box(len(lines) + 2)
-        c.title(self.title, y=y)
-        y += LINE_H
+        titled = len(lines) <= self.QUESTION_LINES  # a long question takes the title's line
+        room = self.QUESTION_LINES + (0 if titled else 1)
+        for cut in lines[room:]:
+            CLIPS.add(cut)
+        lines = lines[:room]
+        y = c.box(len(lines) + 1 + (1 if titled else 0))
+        if titled:
+            c.title(self.title, y=y)
+            y += LINE_H
         for line in lines:
             c.text(1, y, line)
             y += LINE_H
