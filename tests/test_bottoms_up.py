@@ -488,3 +488,17 @@ def test_bu10_a_spawn_can_empty_the_stash_and_the_turn_still_finishes():
     t = s.apply_text("place gS on A")    # green on a large spawns the last piece, rS
     assert t.field_lines() == ["A: rL gS", "B: yS", "C: rS"] and len(t.stash) == 0
     assert t.is_terminal() and t.to_json()["phase"] == "over"
+
+
+def test_step_kinds_are_an_enum_printing_the_records_words():
+    """The log's kinds are a StrEnum (a typo fails at import) whose values are
+    the words records print: a log's JSON is unchanged."""
+    import json
+
+    from companion.games.bottoms_up import StepKind, position
+    s = position({"players": ["Ann", "Bob"]}, ["rS", "gS"]).apply_text("place yL on A")
+    kinds = [st.kind for st in s.last_steps]
+    assert kinds and all(isinstance(k, StepKind) for k in kinds)
+    words = [json.loads(json.dumps(st.to_json()))["kind"] for st in s.last_steps]
+    assert words == [k.value for k in kinds]
+    assert type(words[0]) is str and words[0] == "place"

@@ -50,7 +50,7 @@ from ..pieces import Bag, Color, Piece, Size
 
 __all__ = [
     "Phase", "Kind",
-    "SPEC", "BottomsUpState", "Group", "Step", "Pending", "new_game", "position",
+    "SPEC", "BottomsUpState", "Group", "Step", "StepKind", "Pending", "new_game", "position",
     "Place", "Secret", "BlueChoice", "YellowChoice", "Reveal", "parse_bu_move",
     "COLORS", "label_of", "TOTAL_DEFAULT", "SETUP_KEYS",
 ]
@@ -198,14 +198,33 @@ class Group:
         return f"{self.label}: " + " ".join(str(p) for p in self.pieces)
 
 
+class StepKind(enum.StrEnum):
+    """What a step of the recalculation log is. A ``StrEnum``: its value is the
+    word the records print (``to_json``), so a typo fails at import."""
+
+    PLACE = "place"
+    START = "start"        # a pass begins (BU-7)
+    END = "end"            # a pass ends, or the game (BU-10)
+    SKIP = "skip"          # a queued group no longer exists (BU-9)
+    SHRINK = "shrink"
+    DESTROY = "destroy"
+    RECOLOR = "recolor"
+    GROW = "grow"
+    SPAWN = "spawn"
+    MOVE = "move"
+    NONE = "none"          # an effect with no result
+    CHOICE = "choice"      # waiting for the active player (BU-8)
+    IMMUNE = "immune"      # BU-8 item 1
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a recalculation log.
 
-    ``kind``: ``place``, ``start`` (a pass begins), ``end`` (a pass ends),
-    ``skip`` (a queued group no longer exists), ``shrink``, ``destroy``,
-    ``recolor``, ``grow``, ``spawn``, ``move``, ``none`` (an effect with no
-    result), ``choice`` (waiting for the active player), ``immune``.
+    ``kind``: a ``StepKind``: ``place``, ``start`` (a pass begins), ``end`` (a
+    pass ends), ``skip`` (a queued group no longer exists), ``shrink``,
+    ``destroy``, ``recolor``, ``grow``, ``spawn``, ``move``, ``none`` (an
+    effect with no result), ``choice`` (waiting for the active player), ``immune``.
     ``label``: the group where it happens; ``text``: the human line (English,
     the records' vocabulary). ``args``: the pieces of the line as codes, for a
     screen that builds the line in its own language: a variant word first
@@ -214,7 +233,7 @@ class Step:
     ``("white", upper)`` or ``("own", upper)`` (BU-8 item 5). Not in
     ``to_json``."""
 
-    kind: str
+    kind: StepKind
     label: str
     text: str
     rule: str = ""
@@ -479,12 +498,12 @@ class BottomsUpState(State):
         if move.target is None:
             label = w.new_group([(slot, p)])
             why = "BU-4" if self.phase == Phase.OPENING else "BU-5"
-            w.log("place", label, f"{label}: {who} puts {p} down as a lone piece", why, ("lone", who, p))
+            w.log(StepKind.PLACE, label, f"{label}: {who} puts {p} down as a lone piece", why, ("lone", who, p))
             w.changed.add(label)
             return w.finish_turn()
         gid = w.gid_of(move.target)
         w.groups[gid][1].append((slot, p))
-        w.log("place", move.target, f"{move.target}: {who} places {p} on {w.piece_text_below(gid)}", "BU-5",
+        w.log(StepKind.PLACE, move.target, f"{move.target}: {who} places {p} on {w.piece_text_below(gid)}", "BU-5",
               ("on", who, p, w.piece_text_below(gid)))
         w.start_pass(gid)
         w.run()
@@ -639,7 +658,7 @@ class _Work:
         self.changed: set[str] = set()
 
     # --- small helpers
-    def log(self, kind: str, label: str, text: str, rule: str = "", args: tuple = ()) -> None:
+    def log(self, kind: StepKind, label: str, text: str, rule: str = "", args: tuple = ()) -> None:
         self.steps.append(Step(kind, label, text, rule, tuple(map(str, args))))
 
     def new_slot(self) -> int:
@@ -724,10 +743,10 @@ class _Work:
                     return
                 gid = self.queue.pop(0)
                 if gid not in self.groups:
-                    self.log("skip", "", "a queued stack no longer exists: skipped (BU-9)", "BU-9")
+                    self.log(StepKind.SKIP, "", "a queued stack no longer exists: skipped (BU-9)", "BU-9")
                     continue
                 label = self.groups[gid][0]
-                self.log("start", label, f"{label}: recalculating (queued, BU-9)", "BU-9")
+                self.log(StepKind.START, label, f"{label}: recalculating (queued, BU-9)", "BU-9")
                 self.start_pass(gid)
                 continue
             gid = cur.gid
@@ -746,7 +765,7 @@ class _Work:
             if cur.idx >= len(cur.noted):
                 self.cursor = None
                 if g is not None:
-                    self.log("end", label, f"{label} recalculated", "BU-7")
+                    self.log(StepKind.END, label, f"{label} recalculated", "BU-7")
                 continue
             slot = cur.noted[cur.idx]
             i = self.find(gid, slot) if g is not None else None
@@ -757,13 +776,13 @@ class _Work:
             uslot = g[1][i + 1][0]
             if low.color == Color.BLACK:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.log("immune", label, f"{label}: {low} is black: immune to {up} (BU-8 item 1)", "BU-8", (low, up))
+                self.log(StepKind.IMMUNE, label, f"{label}: {low} is black: immune to {up} (BU-8 item 1)", "BU-8", (low, up))
             elif up.color == Color.BLACK:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.log("none", label, f"{label}: {up} is black: no effect on {low} (BU-8 item 2)", "BU-8", ("black", up, low))
+                self.log(StepKind.NONE, label, f"{label}: {up} is black: no effect on {low} (BU-8 item 2)", "BU-8", ("black", up, low))
             elif up.color == Color.WHITE and low.color == Color.WHITE:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
-                self.log("none", label, f"{label}: white {up} has no effect on white {low} (BU-8 item 3)", "BU-8", ("white", up, low))
+                self.log(StepKind.NONE, label, f"{label}: white {up} has no effect on white {low} (BU-8 item 3)", "BU-8", ("white", up, low))
             elif up.color == Color.WHITE:
                 self.cursor = Cursor(gid, cur.noted, cur.idx + 1)
                 self.effect(low.color, gid, slot, f"{up} reflects: {low}'s own ", " (BU-8 item 4)",
@@ -795,14 +814,14 @@ class _Work:
                     self.give(p)
                     self.take(q)
                     slots[i] = (slot, q)
-                    self.log("shrink", label, f"{head} shrinks {p} to {q}{post}", "BU-8", (p, q, *how))
+                    self.log(StepKind.SHRINK, label, f"{head} shrinks {p} to {q}{post}", "BU-8", (p, q, *how))
                     return
             top = i == len(slots) - 1
             self.remove_slot(gid, slot)
             self.destroy(p)
             why = "a small" if p.size == Size.SMALL else "no smaller one left"
             drop = "" if top else "; the pieces above drop"
-            self.log("destroy", label, f"{head} destroys {p} ({why}){post}{drop}", "BU-8",
+            self.log(StepKind.DESTROY, label, f"{head} destroys {p} ({why}){post}{drop}", "BU-8",
                      ("small" if p.size == Size.SMALL else "none", p, "drop" if drop else "", *how))
         elif color == Color.GREEN:
             if p.size == Size.LARGE:
@@ -811,9 +830,9 @@ class _Work:
                     self.take(q)
                     new = self.new_group([(self.new_slot(), q)])
                     self.changed.add(new)
-                    self.log("spawn", label, f"{head} on {p} spawns a lone {q} as {new}{post}", "BU-8", (p, q, new, *how))
+                    self.log(StepKind.SPAWN, label, f"{head} on {p} spawns a lone {q} as {new}{post}", "BU-8", (p, q, new, *how))
                 else:
-                    self.log("none", label, f"{head} on {p}: no {q} left to spawn, nothing happens{post}", "BU-8",
+                    self.log(StepKind.NONE, label, f"{head} on {p}: no {q} left to spawn, nothing happens{post}", "BU-8",
                              ("nospawn", p, q, *how))
                 return
             q = Piece(p.color, _LARGER[p.size])
@@ -821,23 +840,23 @@ class _Work:
                 self.give(p)
                 self.take(q)
                 slots[i] = (slot, q)
-                self.log("grow", label, f"{head} grows {p} to {q}{post}", "BU-8", (p, q, *how))
+                self.log(StepKind.GROW, label, f"{head} grows {p} to {q}{post}", "BU-8", (p, q, *how))
             else:
-                self.log("none", label, f"{head} cannot grow {p}: no {q} left{post}", "BU-8",
+                self.log(StepKind.NONE, label, f"{head} cannot grow {p}: no {q} left{post}", "BU-8",
                          ("nogrow", p, q, *how))
         elif color == Color.BLUE:
             opts: tuple[Move, ...] = tuple(BlueChoice(c) for c in COLORS if c != p.color and self.have(Piece(c, p.size)))
             if not opts:
-                self.log("none", label,
+                self.log(StepKind.NONE, label,
                          f"{head} cannot recolor {p}: no {p.size.name.lower()} of another color left{post}", "BU-8",
                          ("norecolor", p, *how))
                 return
-            self.log("choice", label, f"{head} recolors {p}: choose the color{post}", "BU-8", ("blue", p, *how))
+            self.log(StepKind.CHOICE, label, f"{head} recolors {p}: choose the color{post}", "BU-8", ("blue", p, *how))
             self.pending = Pending("blue", gid, slot, opts, f"blue on {p} in {label}")
         elif color == Color.YELLOW:
             others = sorted((v[0] for k, v in self.groups.items() if k != gid), key=_label_key)
             opts = tuple(YellowChoice(x) for x in others) + (YellowChoice(None),)
-            self.log("choice", label, f"{head} moves {p}: choose where{post}", "BU-8", ("yellow", p, *how))
+            self.log(StepKind.CHOICE, label, f"{head} moves {p}: choose where{post}", "BU-8", ("yellow", p, *how))
             self.pending = Pending("yellow", gid, slot, opts, f"yellow on {p} in {label}")
         else:  # pragma: no cover - BU-8 items 1-3 filter white and black out
             raise AssertionError(f"no effect of its own: {color}")
@@ -853,7 +872,7 @@ class _Work:
             self.give(p)
             self.take(q)
             slots[i] = (slot, q)
-            self.log("recolor", label, f"{label}: blue recolors {p} to {q}", "BU-8", (p, q))
+            self.log(StepKind.RECOLOR, label, f"{label}: blue recolors {p} to {q}", "BU-8", (p, q))
             return
         assert isinstance(move, YellowChoice)
         self.remove_slot(gid, slot)
@@ -861,14 +880,14 @@ class _Work:
         if move.target is None:
             new = self.new_group([(slot, p)])
             self.changed.add(new)
-            self.log("move", label, f"{label}: yellow moves {p} to open space as {new}{drop}", "BU-8",
+            self.log(StepKind.MOVE, label, f"{label}: yellow moves {p} to open space as {new}{drop}", "BU-8",
                      ("open", p, new, "drop" if drop else ""))
         else:
             tg = self.gid_of(move.target)
             self.groups[tg][1].append((slot, p))
             self.queue.append(tg)
             self.changed.add(move.target)
-            self.log("move", label, f"{label}: yellow moves {p} onto {move.target}{drop}; {move.target} is queued", "BU-9",
+            self.log(StepKind.MOVE, label, f"{label}: yellow moves {p} onto {move.target}{drop}; {move.target} is queued", "BU-9",
                      ("onto", p, move.target, "drop" if drop else ""))
 
     # --- freezing
@@ -897,7 +916,7 @@ class _Work:
             phase = Phase.PLAY
             turn = s.turn + 1
         if self.stash_empty():
-            self.log("end", "", "the stash is empty: the game is over (BU-10)", "BU-10", ("over",))
+            self.log(StepKind.END, "", "the stash is empty: the game is over (BU-10)", "BU-10", ("over",))
             if s.secret_mode == "physical":
                 return self.freeze(phase=Phase.REVEAL, active=0, turn=turn)
             return self.freeze(phase=Phase.OVER, active=0, turn=turn)

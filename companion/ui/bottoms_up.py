@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..engine import Move
 from ..engine import Option as Choice
 from ..games.bottoms_up import (
-    COLORS, BlueChoice, BottomsUpState, Kind, Phase, Place, Reveal, Secret, Step,
+    COLORS, BlueChoice, BottomsUpState, Kind, Phase, Place, Reveal, Secret, Step, StepKind,
     YellowChoice,
 )
 from ..i18n import N_, _, ngettext, pgettext
@@ -195,46 +195,46 @@ def step_words(step: Step, players: Sequence[str] = ()) -> str:
     from ``Step.args`` (the engine's ``Step.text`` stays English, for the
     records). A step without args (an old record) shows its text."""
     a, label, k = step.args, step.label, step.kind
-    if not a and k not in ("start", "end", "skip"):
+    if not a and k not in (StepKind.START, StepKind.END, StepKind.SKIP):
         return step.text
     f = dict(label=label)
-    if k == "place":
+    if k == StepKind.PLACE:
         if a[0] == "lone":
             return _("{label}: {name} puts {piece} down alone").format(name=a[1], piece=a[2], **f)
         return _("{label}: {name} puts {piece} on {below}").format(name=a[1], piece=a[2], below=a[3], **f)
-    if k == "skip":
+    if k == StepKind.SKIP:
         return _("a queued stack is gone: skipped")
-    if k == "start":
+    if k == StepKind.START:
         return _("{label}: its turn to be recalculated").format(**f)
-    if k == "end":
+    if k == StepKind.END:
         return _("the stash is empty: the game is over") if a else _("{label}: recalculated").format(**f)
-    if k == "immune":
+    if k == StepKind.IMMUNE:
         return _("{label}: black {lower} is immune to {upper}").format(lower=a[0], upper=a[1], **f)
-    if k == "shrink":
+    if k == StepKind.SHRINK:
         return _("{label}: {piece} shrinks to {new}").format(piece=a[0], new=a[1], **f) + _how(a[2:])
-    if k == "destroy":
+    if k == StepKind.DESTROY:
         text = (_("{label}: {piece} is destroyed (a small)") if a[0] == "small"
                 else _("{label}: {piece} is destroyed (no smaller one left)")).format(piece=a[1], **f)
         return text + _how(a[3:]) + (_("; the pieces above drop") if a[2] else "")
-    if k == "spawn":
+    if k == StepKind.SPAWN:
         return _("{label}: {piece} brings a new lone {new} as {group}").format(
             piece=a[0], new=a[1], group=a[2], **f) + _how(a[3:])
-    if k == "grow":
+    if k == StepKind.GROW:
         return _("{label}: {piece} grows to {new}").format(piece=a[0], new=a[1], **f) + _how(a[2:])
-    if k == "recolor":
+    if k == StepKind.RECOLOR:
         return _("{label}: blue turns {piece} into {new}").format(piece=a[0], new=a[1], **f)
-    if k == "move":
+    if k == StepKind.MOVE:
         drop = _("; the pieces above drop") if a[3] else ""
         if a[0] == "open":
             return _("{label}: yellow moves {piece} to open space as {group}").format(
                 piece=a[1], group=a[2], **f) + drop
         return _("{label}: yellow moves {piece} onto {target}").format(piece=a[1], target=a[2], **f) + drop + \
             _("; {target} is recalculated later").format(target=a[2])
-    if k == "choice":
+    if k == StepKind.CHOICE:
         text = (_("{label}: blue on {piece}: choose the color") if a[0] == "blue"
                 else _("{label}: yellow on {piece}: choose where")).format(piece=a[1], **f)
         return text + _how(a[2:])
-    if k == "none":
+    if k == StepKind.NONE:
         v = a[0]
         if v == "black":
             return _("{label}: black {upper} does nothing to {lower}").format(upper=a[1], lower=a[2], **f)
@@ -551,7 +551,7 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
         forced = before.pending is not None and len(before.pending.options) == 1
         first = True
         for step in after.last_steps:
-            if step.kind == "choice":  # the resolution line follows it
+            if step.kind == StepKind.CHOICE:  # the resolution line follows it
                 continue
             text = step_words(step, before.players)
             if forced and first:  # BU-13: a one-option choice is the device's
