@@ -88,3 +88,27 @@ def test_a_long_question_takes_the_title_line_and_nothing_is_cut(tmp_path):
     assert CLIPS.count == 0
     assert "TITLE" not in texts
     assert sum(t.count("word") for t in texts) == 20
+
+
+def test_no_box_is_drawn_over_a_secret_color_in_view(tmp_path):
+    """BU-3: a secret color is seen only by its player, only while OK is held.
+    BACK pressed while OK is still held hides it before the question opens,
+    and a box over a screen showing a secret does not draw that screen."""
+    from companion.ui.bottoms_up import SecretTour
+    app = make_app(tmp_path)
+    press(app, "ok,down,down,ok,ok,ok,ok")  # New game, Bottoms Up, 4 players, the device draws the colors
+    tour = app.top
+    assert isinstance(tour, SecretTour)
+    hidden = app.frame()
+    shown = press(app, "hold-ok")
+    assert tour.private and ImageChops.difference(hidden, shown).getbbox() is not None
+    press(app, "back")  # OK still held
+    assert isinstance(app.top, Confirm) and not tour.private  # hidden before the question opens
+    press(app, "release")
+    press(app, "ok")  # Stay
+    assert app.top is tour
+    press(app, "hold-ok")
+    app.message("Short.")
+    boxed = app.frame()
+    blank = boxed.crop((0, 0, boxed.width, box_top(boxed))).getbbox()
+    assert blank is None  # nothing of the screen under it is drawn

@@ -165,6 +165,8 @@ class App:
         while base > 0 and self.stack[base].overlay:  # a box is drawn over the screen it answers
             base -= 1
         for screen in self.stack[base:]:
+            if screen is not self.top and screen.private:
+                continue  # a box over a secret: the secret is not drawn around it
             screen.render(c)
         self.frames += 1
         return c.image

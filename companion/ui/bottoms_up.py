@@ -347,6 +347,10 @@ class SecretTour(Screen):
         c.center(TITLE_H + 32, _("hold OK: your color"))
         c.center(TITLE_H + 42, _("release: hide it"))
 
+    @property
+    def private(self) -> bool:
+        return self.showing
+
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.HOLD_OK:
             self.showing = not self.final
@@ -378,6 +382,7 @@ class SecretTour(Screen):
             app.message(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
                         .format(name=name_of(st, self.seat), names=left), title=_("Secret colors"))
         elif key == Key.BACK:
+            self.showing = False  # BACK while OK is still held: hide before anything else
             if self.final or self.from_menu or len(self.seen) == self.n:
                 app.pop()
             else:

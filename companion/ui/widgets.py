@@ -29,6 +29,12 @@ class Screen:
     overlay = False
     """Drawn as a box over the screen under it (``App.frame`` draws that one first)."""
 
+    @property
+    def private(self) -> bool:
+        """Drawn now, this screen would show a player's private information (a
+        secret color while OK is held): no box is drawn over it with it in view."""
+        return False
+
     def render(self, c: Canvas) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
