@@ -16,6 +16,9 @@ NAMES = ("Alexandrinaa", "Bartholomews", "Christabelle", "Dominiquette")  # 12 c
 
 WANDER = [
     "down,ok,ok,back,ok,back,down,ok,ok,back,down,ok,back,back",       # tools: die, bag presets, start player
+    "down,ok,ok,ok,ok,hold-back,back,back",                             # the die: two rolls, the undo question
+    "down,ok,down,ok,ok,ok,hold-back,back,ok,hold-back,back,back",      # the bag: a draw, undo, keep, undo
+    "down,ok,down,down,ok,ok,ok,hold-back,back,back",                   # the start player: a pick, undo
     "down,down,ok,back",                                                # history (empty)
     "down,down,down,ok,down,down,down,down,down,down,down,down,back",  # every setting
     "up,ok,back",                                                       # about

@@ -120,13 +120,13 @@ class Canvas:
 
     def box(self, lines: int) -> int:
         """A box over the lower part of the screen for ``lines`` lines of text (a
-        message, a question): cleared, under a double rule, the screen it answers
-        still in view above it. Returns the y of its first line. Only the box's
-        pages change on the display bus (issue 13)."""
+        message, a question): cleared, under a rule that falls just below the
+        screen's row above it, the screen it answers still in view above. Returns
+        the y of its first line. Only the box's pages change on the display bus
+        (issue 13)."""
         y0 = max(BOX_TOP, HEIGHT - lines * LINE_H)
-        self.d.rectangle((0, y0 - 4, WIDTH - 1, HEIGHT - 1), fill=0)
-        self.d.line((0, y0 - 4, WIDTH - 1, y0 - 4), fill=1)
-        self.d.line((0, y0 - 2, WIDTH - 1, y0 - 2), fill=1)
+        self.d.rectangle((0, y0 - 3, WIDTH - 1, HEIGHT - 1), fill=0)
+        self.d.line((0, y0 - 3, WIDTH - 1, y0 - 3), fill=1)
         return y0
 
     def row(self, i: int, s: str, *, selected: bool = False, x: int = 7) -> None:

@@ -24,7 +24,8 @@ COMBO = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOM
 def move_words(st: State, m: Move) -> str:
     """``m`` played in ``st``, in words (see the module docstring)."""
     # the game modules are imported when a move of theirs is worded, not at start-up
-    wording = {"bag_of_ice": _boi, "undercut": _undercut, "bottoms_up": _bu}.get(st.game)
+    wording = {"bag_of_ice": _boi, "undercut": _undercut, "bottoms_up": _bu,
+               "die": _tools, "bag": _tools, "pick": _tools}.get(st.game)
     words = wording(st, m) if wording is not None else None
     return words if words is not None else plain(st.describe(m))
 
@@ -39,9 +40,10 @@ def _boi(st: Any, m: Move) -> str | None:
     if isinstance(m, boi.Start):
         return _("{name} starts").format(name=_name(st.players, m.seat))
     if isinstance(m, boi.Face):
+        face = _face(m.face)
         if st.phase == boi.Phase.ROLLOFF:
-            return _("{name} rolls {face} in the roll-off").format(name=_name(st.players, st.roller), face=m.face)
-        return _("{name} rolls {face}").format(name=who, face=m.face)
+            return _("{name} rolls {face} in the roll-off").format(name=_name(st.players, st.roller), face=face)
+        return _("{name} rolls {face}").format(name=who, face=face)
     if isinstance(m, boi.Roll):
         return _("{name} rolls the die").format(name=who)
     if isinstance(m, boi.PickSize):
@@ -56,6 +58,38 @@ def _boi(st: Any, m: Move) -> str | None:
         return (_("{name} banks {n} and wins") if won else _("{name} banks {n}")).format(name=who, n=n)
     if isinstance(m, boi.Broken):  # B-8: a broken rule is a bust
         return _("{name} breaks a rule: bust").format(name=who)
+    return None
+
+
+def _face(face: Any) -> str:
+    """A pyramid die face in words: ``small``, ``small or large`` (B-2)."""
+    sizes = [_(SIZE[z]) for z in face.sizes]
+    return sizes[0] if len(sizes) == 1 else _("{a} or {b}").format(a=sizes[0], b=sizes[1])
+
+
+def _tools(st: Any, m: Move) -> str | None:
+    """The die, the bag and the start-player pick, in the screens' words."""
+    from ..games import tools
+    from .screens import COLOR_WORDS
+    if isinstance(m, tools.Roll):
+        return _("roll the die")
+    if isinstance(m, tools.Face):
+        pips = ngettext("{n} pip", "{n} pips", m.face.pips).format(n=m.face.pips)
+        return _("rolled {face} ({pips})").format(face=_face(m.face), pips=pips)
+    if isinstance(m, tools.Draw):
+        return _("draw a {size} piece").format(size=_(SIZE[m.size])) if m.size else _("draw a piece of any size")
+    if isinstance(m, tools.Got):
+        return _("drew {color} {size}").format(color=_(COLOR_WORDS[m.piece.color]), size=_(SIZE[m.piece.size]))
+    if isinstance(m, tools.Keep):
+        return _("kept the piece")
+    if isinstance(m, tools.Return):
+        return _("put the piece back")
+    if isinstance(m, tools.Refill):
+        return _("put the kept pieces back")
+    if isinstance(m, tools.Pick):
+        return _("pick a start player")
+    if isinstance(m, tools.Start):
+        return _("P{n} starts").format(n=m.seat + 1)
     return None
 
 

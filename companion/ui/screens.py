@@ -254,7 +254,11 @@ class BagScreen(ToolScreen):
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
-            c.big(46, TITLE_H + 2, _(COLOR_WORDS[p.color])[:6], 2)
+            word = _(COLOR_WORDS[p.color])
+            if len(word) <= 6:  # the large font holds six letters here
+                c.big(46, TITLE_H + 2, word, 2)
+            else:  # "transparent": whole, in the small font
+                c.text(46, TITLE_H + 6, word)
             c.text(46, TITLE_H + 22, _(SIZE_WORDS[p.size]))
             for i, it in enumerate(rows):
                 y = 42 + 10 * i
