@@ -37,7 +37,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..engine import Move
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..pieces import Color, Piece, Size
-from .bottoms_up import BlueChoice, Phase, BottomsUpState, Place, YellowChoice, parse_bu_move
+from .bottoms_up import COLORS, BlueChoice, Phase, BottomsUpState, Place, YellowChoice, parse_bu_move
 
 __all__ = ["CheckResult", "Difference", "check", "parse_table", "canonical_key", "first_difference", "first_gap"]
 
@@ -363,6 +363,72 @@ def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
     return go(0, 0, gaps[0])
 
 
+# ---------------------------------------------------------------- a guess at a pass (ordering only)
+
+_SMALLER = {Size.LARGE: (Size.MEDIUM, Size.SMALL), Size.MEDIUM: (Size.SMALL,), Size.SMALL: ()}
+_LARGER = {Size.SMALL: Size.MEDIUM, Size.MEDIUM: Size.LARGE}
+
+
+def _predict_pass(pieces: Stack, stash: Any) -> tuple | None:
+    """A guess at what one recalculation pass (BU-7, BU-8) makes of a stack,
+    for the search's order only (never a cut): a piece moved by yellow
+    leaves, a piece recolored by blue becomes its ``Size`` (any color: the
+    choice is still open), the stash is read as it is now. ``None`` when the
+    guess would need a color it does not know."""
+    st: list[list] = [[k, p] for k, p in enumerate(pieces)]
+
+    def where(k: int) -> int | None:
+        for i, (kk, _) in enumerate(st):
+            if kk == k:
+                return i
+        return None
+
+    def hit(i: int, color: Color) -> None:
+        p = st[i][1]
+        if color == Color.RED:
+            for z in _SMALLER[p.size]:
+                if stash.count(Piece(p.color, z)):
+                    st[i][1] = Piece(p.color, z)
+                    return
+            del st[i]
+        elif color == Color.GREEN:
+            if p.size != Size.LARGE and stash.count(Piece(p.color, _LARGER[p.size])):
+                st[i][1] = Piece(p.color, _LARGER[p.size])
+        elif color == Color.BLUE:
+            if any(stash.count(Piece(c, p.size)) for c in COLORS if c != p.color):
+                st[i][1] = p.size
+        elif color == Color.YELLOW:
+            del st[i]
+
+    for k in range(len(pieces)):
+        i = where(k)
+        if i is None or i == len(st) - 1:
+            continue
+        low, up = st[i][1], st[i + 1][1]
+        if isinstance(low, Size) or isinstance(up, Size):
+            return None
+        if low.color == Color.BLACK or up.color == Color.BLACK or (
+                low.color == Color.WHITE and up.color == Color.WHITE):
+            continue
+        if up.color == Color.WHITE:
+            hit(i, low.color)
+        elif low.color == Color.WHITE:
+            ku = st[i + 1][0]
+            hit(i, up.color)
+            j = where(ku)
+            if j is not None:
+                hit(j, up.color)
+        else:
+            hit(i, up.color)
+    return tuple(p for _, p in st)
+
+
+def _like(guess: tuple, st: Stack) -> bool:
+    """``guess`` (a ``Size`` for a piece of any color) can be the stack ``st``."""
+    return len(guess) == len(st) and all(q.size == g if isinstance(g, Size) else g == q
+                                         for g, q in zip(guess, st))
+
+
 # ---------------------------------------------------------------- the search
 
 
@@ -428,6 +494,10 @@ class _Search:
         self.target = Counter(self.tgt.stacks)
         self.prefixes: set[Stack] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
         self.total_stacks = sum(self.target.values())
+        self.by_len: dict[int, list[Stack]] = {}
+        for st in self.target:
+            self.by_len.setdefault(len(st), []).append(st)
+        self._like: dict[tuple, tuple] = {}  # (pieces, stash) -> the table's stacks a pass may give
         self.max_choices = max_choices
         self.max_positions = max_positions
         self.deadline = deadline
@@ -504,13 +574,24 @@ class _Search:
             else:
                 d = s.group(m.target)
                 assert d is not None
-                if d.pieces + (p,) in self.prefixes:
+                if d.pieces + (p,) in self.prefixes or self.wanted(d.pieces + (p,), s.stash, field):
                     score = 0
                 else:  # 1: the field has more of that stack than the table, so one has to change
                     score = 1 if field[d.pieces] > self.target[d.pieces] else 2
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
         return scored
+
+    def wanted(self, pieces: Stack, stash: Any, field: Counter) -> bool:
+        """The guess at a pass over ``pieces`` (``_predict_pass``) can be one
+        of the table's stacks that the field has fewer of."""
+        key = (pieces, stash)
+        like = self._like.get(key)
+        if like is None:
+            guess = _predict_pass(pieces, stash)
+            like = self._like[key] = () if not guess else tuple(
+                st for st in self.by_len.get(len(guess), ()) if _like(guess, st))
+        return any(self.target[st] > field[st] for st in like)
 
     def distance(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> int:
         """Best-first order (a guess, not a bound): the table's stacks still
@@ -519,6 +600,16 @@ class _Search:
         destroy or create."""
         got, pcs = view
         matched = sum((got & self.target).values())
+        # a queued stack (a piece landed on it, BU-9) counts by the guess at its pass
+        live = {g.gid for g in s.groups}
+        left = got - self.target
+        for gid in set(s.queue) & live:
+            g = s.group_by_id(gid)
+            assert g is not None
+            st = g.pieces
+            if left[st] and self.wanted(st, s.stash, got):
+                left[st] -= 1
+                matched += 1
         need = self.tgt.need
         return (self.total_stacks - matched) + (len(s.groups) - matched) + sum(((pcs - need) + (need - pcs)).values())
 
