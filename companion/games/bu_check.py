@@ -109,20 +109,65 @@ def parse_table(table: Iterable[Any] | Mapping[str, Any]) -> list[tuple[str | No
     return out
 
 
-def canonical_key(s: BottomsUpState) -> tuple:
-    """What decides the rest of a recalculation, without labels or ids:
-    group contents with their roles (being recalculated, queued where,
-    holding the pending piece), the pass position, the pending piece, the stash."""
+# Pieces as one character each (any color ``Piece.parse`` reads, three sizes),
+# stacks as strings of them: hashing and comparing a string is done once and
+# in C, where a tuple of ``Piece`` values hashes every piece in Python. A
+# bijection: two stacks have the same code exactly when they are equal.
+_CHAR: dict[tuple[str, int], str] = {}
+_PIECE_OF: dict[str, Piece] = {}
+for _i, _c in enumerate(Color):
+    for _z in Size:
+        _CHAR[_c._value_, _z._value_] = chr(0x41 + 3 * _i + _z - 1)
+        _PIECE_OF[chr(0x41 + 3 * _i + _z - 1)] = Piece(_c, _z)
+_COLOR_OF = {ch: p.color for ch, p in _PIECE_OF.items()}
+_BLACKS = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.BLACK)
+
+
+def _ch(p: Piece) -> str:
+    return _CHAR[p.color._value_, p.size._value_]
+
+
+def _code(pieces: Iterable[Piece]) -> str:
+    """A stack (bottom to top) as a string, one character a piece."""
+    return "".join([_CHAR[p.color._value_, p.size._value_] for p in pieces])
+
+
+def _pieces(code: str) -> Stack:
+    return tuple(_PIECE_OF[ch] for ch in code)
+
+
+class _Look:
+    """A position read once for the key, the order, the distance and the
+    cuts: each group's code (``codes``, by internal id), the field's stacks
+    (``stacks``) and pieces (``chars``) counted, the stash as a string."""
+
+    __slots__ = ("codes", "stacks", "chars", "stash", "_stash_count")
+
+    def __init__(self, s: BottomsUpState):
+        self.codes = {g.gid: "".join([_CHAR[p.color._value_, p.size._value_] for _, p in g.slots])
+                      for g in s.groups}
+        self.stacks = Counter(self.codes.values())
+        self.chars = Counter("".join(self.codes.values()))
+        self.stash = "".join([_CHAR[p.color._value_, p.size._value_] * n for p, n in s.stash.items()])
+        self._stash_count: Counter | None = None
+
+    def stash_count(self, ch: str) -> int:
+        if self._stash_count is None:
+            self._stash_count = Counter(self.stash)
+        return self._stash_count[ch]
+
+
+def _key(s: BottomsUpState, look: _Look) -> tuple:
     cur = s.cursor.gid if s.cursor else None
     pend = s.pending.gid if s.pending else None
-    live = {g.gid for g in s.groups}
+    codes = look.codes
     qpos: dict[int, list[int]] = {}
     k = 0
     for q in s.queue:
-        if q in live:
+        if q in codes:
             qpos.setdefault(q, []).append(k)
             k += 1
-    sigs = sorted((g.pieces, g.gid == cur, g.gid == pend, tuple(qpos.get(g.gid, ()))) for g in s.groups)
+    sigs = sorted((codes[g.gid], g.gid == cur, g.gid == pend, tuple(qpos.get(g.gid, ()))) for g in s.groups)
     cursor: tuple = ()
     if s.cursor is not None:
         g = s.group_by_id(s.cursor.gid)
@@ -135,22 +180,21 @@ def canonical_key(s: BottomsUpState) -> tuple:
         g = s.group_by_id(s.pending.gid)
         pos = {sl: i for i, (sl, _) in enumerate(g.slots)} if g else {}
         pending = (s.pending.kind, pos.get(s.pending.slot, -1))
-    return (tuple(sigs), cursor, pending, tuple(s.stash.items()))
+    return (tuple(sigs), cursor, pending, look.stash)
 
 
-def _piece_counter(s: BottomsUpState) -> Counter:
-    """The pieces on the field (slots read directly: no tuple per group)."""
-    return Counter(p for g in s.groups for _, p in g.slots)
+def canonical_key(s: BottomsUpState) -> tuple:
+    """What decides the rest of a recalculation, without labels or ids:
+    group contents with their roles (being recalculated, queued where,
+    holding the pending piece), the pass position, the pending piece, the
+    stash. Stacks and the stash are written one character a piece
+    (``_code``): equal keys, equal positions up to labels and ids."""
+    return _key(s, _Look(s))
 
 
-def _view(s: BottomsUpState) -> tuple[Counter, Counter]:
-    """The field's stacks and its pieces, counted once for the order, the
-    distance and the cuts of a position."""
-    return _field_counter(s), _piece_counter(s)
-
-
-def _field_counter(s: BottomsUpState) -> Counter:
-    return Counter(g.pieces for g in s.groups)
+def _view(s: BottomsUpState) -> _Look:
+    """The position read once (``_Look``) for the order, the distance and the cuts."""
+    return _Look(s)
 
 
 @dataclass(frozen=True)
@@ -255,34 +299,35 @@ class _Target:
     """
 
     def __init__(self, want: Sequence[tuple[str | None, Stack]]):
-        self.stacks: list[Stack] = [st for _, st in want]
-        self.need = Counter(p for st in self.stacks for p in st)
-        self.colors = Counter(p.color for p in self.need.elements())
+        self.stacks: list[str] = [_code(st) for _, st in want]  # one character a piece (``_code``)
+        self.need = Counter("".join(self.stacks))
+        self.colors = Counter(_COLOR_OF[ch] for ch in self.need.elements())
         self._black_ok: dict[tuple, tuple | None] = {}
 
-    def why_not(self, s: BottomsUpState, field: Counter | None = None) -> str | None:
+    def why_not(self, s: BottomsUpState, look: _Look | None = None) -> str | None:
         """A reason the table's field cannot be the end of ``s``'s cascade, or
-        ``None``. ``field``: the pieces on ``s``'s field when already counted."""
-        if field is None:
-            field = _piece_counter(s)
-        for p, n in self.need.items():
-            have = field[p] + s.stash.count(p)
+        ``None``. ``look``: ``s`` already read (``_Look``)."""
+        if look is None:
+            look = _Look(s)
+        field = look.chars
+        for ch, n in self.need.items():
+            have = field[ch] + look.stash_count(ch)
             if have < n:
-                return f"the table has {n} {p}, the field and the stash hold only {have} (BU-6)"
-        bad = self._black(s)
+                return f"the table has {n} {_PIECE_OF[ch]}, the field and the stash hold only {have} (BU-6)"
+        bad = self._black(s, look)
         if bad:
             return bad
-        present = {p.color for p in field}
+        present = {_COLOR_OF[ch] for ch in field}
         if Color.BLUE not in present:
             by_color: Counter = Counter()
-            for p, n in field.items():
-                by_color[p.color] += n
+            for ch, n in field.items():
+                by_color[_COLOR_OF[ch]] += n
             # colors in the vocabulary's order (not set order), so the reason given is
             # the same in every process
             for c in sorted(set(by_color) | set(self.colors), key=list(Color).index):
                 # a spawn takes a small of its color from the stash; grown pieces give
                 # theirs back, so the stash's whole count of that color bounds them
-                spawn = (sum(s.stash.count(Piece(c, z)) for z in Size)
+                spawn = (sum(look.stash_count(_ch(Piece(c, z))) for z in Size)
                          if Color.GREEN in present and c != Color.BLACK else 0)
                 if self.colors[c] > by_color[c] + spawn:
                     return (f"the table has {self.colors[c]} {c.value} pieces; with no blue piece "
@@ -294,13 +339,13 @@ class _Target:
                 return "with no red, green or blue piece on the field no piece can change (BU-8)"
         return None
 
-    def _black(self, s: BottomsUpState) -> str | None:
+    def _black(self, s: BottomsUpState, look: _Look) -> str | None:
         patterns = []
         for g in s.groups:
-            pcs = g.pieces
-            black = [p.color == Color.BLACK for p in pcs]
-            if not any(black):
+            pcs = look.codes[g.gid]
+            if _BLACKS.isdisjoint(pcs):
                 continue
+            black = [ch in _BLACKS for ch in pcs]
             busy = set()  # a piece taking an effect right now is not fixed
             if s.pending is not None and s.pending.gid == g.gid:
                 busy.add(s.pending.slot)
@@ -309,7 +354,7 @@ class _Target:
             pos = [i for i in range(len(pcs)) if black[i] or (
                 i + 1 < len(pcs) and black[i + 1] and (i == 0 or black[i - 1]) and g.slots[i][0] not in busy)]
             gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
-            patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
+            patterns.append((g.label, "".join(pcs[i] for i in pos), gaps))
         if not patterns:
             return None
         key = tuple(sorted((b, gp) for _, b, gp in patterns))
@@ -319,14 +364,14 @@ class _Target:
         if bad is None:
             return None
         label, fixed, _ = next(x for x in patterns if (x[1], x[2]) == bad)
-        blacks = [p for p in fixed if p.color == Color.BLACK]
-        under = [p for p in fixed if p.color != Color.BLACK]
+        blacks = [_PIECE_OF[ch] for ch in fixed if ch in _BLACKS]
+        under = [_PIECE_OF[ch] for ch in fixed if ch not in _BLACKS]
         also = (f"; {' '.join(map(str, under))} under black never {'changes' if len(under) == 1 else 'change'}"
                 f" (BU-8 item 2)" if under else "")
         return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1){also} "
                 f"and no stack of the table can be what {label} becomes")
 
-    def _black_match(self, patterns: list[tuple[Stack, tuple[int, ...]]]) -> tuple | None:
+    def _black_match(self, patterns: list[tuple[str, tuple[int, ...]]]) -> tuple | None:
         """Every group holding black pieces needs a stack of its own: ``None``
         when there is such a matching, else a pattern left without one."""
         fits = [[j for j, st in enumerate(self.stacks) if _black_fit(blacks, gaps, st)]
@@ -348,7 +393,7 @@ class _Target:
         return None
 
 
-def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
+def _black_fit(blacks: str, gaps: Sequence[int], st: str) -> bool:
     """Can ``st`` be what a group with ``blacks`` (and at most ``gaps`` pieces
     below and between them) becomes? Nothing is ever put under a piece."""
 
@@ -369,11 +414,11 @@ _SMALLER = {Size.LARGE: (Size.MEDIUM, Size.SMALL), Size.MEDIUM: (Size.SMALL,), S
 _LARGER = {Size.SMALL: Size.MEDIUM, Size.MEDIUM: Size.LARGE}
 
 
-def _predict_pass(pieces: Stack, stash: Any) -> tuple | None:
+def _predict_pass(pieces: Stack, stash: Mapping[Piece, int]) -> tuple | None:
     """A guess at what one recalculation pass (BU-7, BU-8) makes of a stack,
     for the search's order only (never a cut): a piece moved by yellow
     leaves, a piece recolored by blue becomes its ``Size`` (any color: the
-    choice is still open), the stash is read as it is now. ``None`` when the
+    choice is still open), the stash (counts of pieces) is read as it is now. ``None`` when the
     guess would need a color it does not know."""
     st: list[list] = [[k, p] for k, p in enumerate(pieces)]
 
@@ -387,15 +432,15 @@ def _predict_pass(pieces: Stack, stash: Any) -> tuple | None:
         p = st[i][1]
         if color == Color.RED:
             for z in _SMALLER[p.size]:
-                if stash.count(Piece(p.color, z)):
+                if stash.get(Piece(p.color, z), 0):
                     st[i][1] = Piece(p.color, z)
                     return
             del st[i]
         elif color == Color.GREEN:
-            if p.size != Size.LARGE and stash.count(Piece(p.color, _LARGER[p.size])):
+            if p.size != Size.LARGE and stash.get(Piece(p.color, _LARGER[p.size]), 0):
                 st[i][1] = Piece(p.color, _LARGER[p.size])
         elif color == Color.BLUE:
-            if any(stash.count(Piece(c, p.size)) for c in COLORS if c != p.color):
+            if any(stash.get(Piece(c, p.size), 0) for c in COLORS if c != p.color):
                 st[i][1] = p.size
         elif color == Color.YELLOW:
             del st[i]
@@ -492,12 +537,12 @@ class _Search:
         self.want = want
         self.tgt = _Target(want)
         self.target = Counter(self.tgt.stacks)
-        self.prefixes: set[Stack] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
+        self.prefixes: set[str] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
         self.total_stacks = sum(self.target.values())
-        self.by_len: dict[int, list[Stack]] = {}
+        self.by_len: dict[int, list[str]] = {}
         for st in self.target:
             self.by_len.setdefault(len(st), []).append(st)
-        self._like: dict[tuple, tuple] = {}  # (pieces, stash) -> the table's stacks a pass may give
+        self._like: dict[tuple, tuple] = {}  # (stack, stash) -> the table's stacks a pass may give
         self.max_choices = max_choices
         self.max_positions = max_positions
         self.deadline = deadline
@@ -528,19 +573,19 @@ class _Search:
             if self.final(child, cpath):
                 raise _Found
             return None
-        key = canonical_key(child)
+        view = _Look(child)
+        key = _key(child, view)
         if key in self.seen:
             return None
         if len(cpath) >= self.max_choices:
             self.cut = True
             return None
         self.seen.add(key)
-        view = _view(child)
-        if self.tgt.why_not(child, view[1]):
+        if self.tgt.why_not(child, view):
             return None
         return child, cpath, view
 
-    def order(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> list[tuple[int, Any]]:
+    def order(self, s: BottomsUpState, view: _Look) -> list[tuple[int, Any]]:
         """The options of ``s``'s pending choice with a score (0 nearest to
         the table's field, 3 farthest), in that order. An order, never a cut:
         every option is still tried.
@@ -555,12 +600,15 @@ class _Search:
         at = s.pending_at()
         assert pend is not None and at is not None
         g, i, p = at
-        field, pcs = view
+        field, pcs, codes = view.stacks, view.chars, view.codes
+        below = codes[g.gid][:i]
+        ch = _ch(p)
+        gid_of: dict[str, int] = {}
         scored = []
         for m in pend.options:
             if isinstance(m, BlueChoice):
-                q = Piece(m.color, p.size)
-                if g.pieces[:i] + (q,) in self.prefixes:
+                q = _ch(Piece(m.color, p.size))
+                if below + q in self.prefixes:
                     score = 0
                 elif self.tgt.need[q] > pcs[q]:
                     score = 1
@@ -569,45 +617,42 @@ class _Search:
             elif not isinstance(m, YellowChoice):  # pragma: no cover - a choice is blue or yellow
                 raise AssertionError(f"not a choice: {m}")
             elif m.target is None:
-                lone = (p,)
-                score = 0 if self.target[lone] > field[lone] else (1 if lone in self.prefixes else 3)
+                score = 0 if self.target[ch] > field[ch] else (1 if ch in self.prefixes else 3)
             else:
-                d = s.group(m.target)
-                assert d is not None
-                if d.pieces + (p,) in self.prefixes or self.wanted(d.pieces + (p,), s.stash, field):
+                if not gid_of:
+                    gid_of = {d.label: d.gid for d in s.groups}
+                d = codes[gid_of[m.target]]
+                if d + ch in self.prefixes or self.wanted(d + ch, view.stash, field):
                     score = 0
                 else:  # 1: the field has more of that stack than the table, so one has to change
-                    score = 1 if field[d.pieces] > self.target[d.pieces] else 2
+                    score = 1 if field[d] > self.target[d] else 2
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
         return scored
 
-    def wanted(self, pieces: Stack, stash: Any, field: Counter) -> bool:
-        """The guess at a pass over ``pieces`` (``_predict_pass``) can be one
+    def wanted(self, stack: str, stash: str, field: Counter) -> bool:
+        """The guess at a pass over ``stack`` (``_predict_pass``) can be one
         of the table's stacks that the field has fewer of."""
-        key = (pieces, stash)
+        key = (stack, stash)
         like = self._like.get(key)
         if like is None:
-            guess = _predict_pass(pieces, stash)
+            guess = _predict_pass(_pieces(stack), Counter(_PIECE_OF[ch] for ch in stash))
             like = self._like[key] = () if not guess else tuple(
-                st for st in self.by_len.get(len(guess), ()) if _like(guess, st))
+                st for st in self.by_len.get(len(guess), ()) if _like(guess, _pieces(st)))
         return any(self.target[st] > field[st] for st in like)
 
-    def distance(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> int:
+    def distance(self, s: BottomsUpState, view: _Look) -> int:
         """Best-first order (a guess, not a bound): the table's stacks still
         missing, the field's stacks the table does not have (each needs a
         piece to land on it or to leave it), plus the pieces still to change,
-        destroy or create."""
-        got, pcs = view
+        destroy or create. A queued stack (a piece landed on it, BU-9) counts
+        as the table's when the guess at its pass (``wanted``) can be."""
+        got, pcs = view.stacks, view.chars
         matched = sum((got & self.target).values())
-        # a queued stack (a piece landed on it, BU-9) counts by the guess at its pass
-        live = {g.gid for g in s.groups}
         left = got - self.target
-        for gid in set(s.queue) & live:
-            g = s.group_by_id(gid)
-            assert g is not None
-            st = g.pieces
-            if left[st] and self.wanted(st, s.stash, got):
+        for gid in set(s.queue):
+            st = view.codes.get(gid)
+            if st is not None and left[st] and self.wanted(st, view.stash, got):
                 left[st] -= 1
                 matched += 1
         need = self.tgt.need
@@ -615,7 +660,7 @@ class _Search:
 
     def final(self, s: BottomsUpState, path: tuple[str, ...]) -> bool:
         """Score a finished cascade; ``True`` when it is the table's field."""
-        got = _field_counter(s)
+        got = Counter(_code(g.pieces) for g in s.groups)
         if got == self.target:
             self.best = (None, path, s)
             return True
