@@ -408,6 +408,88 @@ def _black_fit(blacks: str, gaps: Sequence[int], st: str) -> bool:
     return go(0, 0, gaps[0])
 
 
+# ---------------------------------------------------------------- no landing left (a proof, per option)
+
+_YELLOWS = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.YELLOW)
+_WHITES = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.WHITE)
+_BLUES = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.BLUE)
+
+
+def _may_move(code: str, wild: Iterable[int], again: bool) -> bool:
+    """May recalculating the stack ``code`` (bottom to top) make a yellow
+    move? ``wild``: the indices of pieces whose color is not known yet (the
+    piece of a pending choice); ``again``: the stack may be recalculated more
+    than once (queued twice, BU-9), so pieces that are not neighbours now
+    may become neighbours (a piece between them leaves, BU-7).
+
+    A yellow move is a yellow effect (BU-8), and a pass gives one only where
+    it visits a lower piece L under an upper piece U, neither black (items
+    1, 2), with U yellow (items 5, 6; L white takes it too) or U white and L
+    yellow (item 4, L's own effect). In one pass (BU-7) the pairs visited
+    are pairs of neighbours as the pass starts: a piece above L is not
+    visited before L, nothing lands on a stack during its own pass, and a
+    piece that leaves only lets the pieces above drop onto a piece already
+    visited. A visited L can differ from the piece noted at the start only
+    by its own effect as the upper piece of item 5 (the piece below it is
+    white): a blue L then takes any color; red and green keep the color, a
+    yellow L moves (its lower piece white and L yellow: a move is found
+    there already). So "no" here is certain; "yes" may be too careful."""
+    n = len(code)
+    wilds = set(wild)
+    if again and (wilds or not _BLUES.isdisjoint(code)):
+        wilds = {i for i in range(n) if code[i] not in _BLACKS}  # a recolor may make any color
+    else:
+        for i in range(1, n):  # blue taking its own effect over a (maybe) white (BU-8 item 5)
+            if code[i] in _BLUES and (code[i - 1] in _WHITES or i - 1 in wilds):
+                wilds.add(i)
+
+    def black(i: int) -> bool:
+        return i not in wilds and code[i] in _BLACKS
+
+    def yellow(i: int) -> bool:
+        return i in wilds or code[i] in _YELLOWS
+
+    def white(i: int) -> bool:
+        return i in wilds or code[i] in _WHITES
+
+    for j in range(1, n):
+        if black(j) or not (yellow(j) or white(j)):
+            continue
+        for i in (range(j) if again else (j - 1,)):
+            if not black(i) and (yellow(j) or yellow(i)):
+                return True
+    return False
+
+
+def _rest_may_move(s: BottomsUpState, g: Any, i: int, code: str, again: bool) -> bool:
+    """``_may_move`` for the rest of the pass over ``g`` (``code``), which
+    holds the pending choice's piece at index ``i``. The pass goes on with
+    the noted pieces not yet visited (BU-7): the pieces from the first of
+    them up. At BU-8 item 5's first half (cursor stage 1) the upper piece
+    still takes its own effect: a yellow one moves itself, a blue one takes
+    any color. ``again``: ``g`` is queued too, so the whole stack is
+    recalculated once more."""
+    c = s.cursor
+    if again or c is None or c.gid != g.gid:
+        return _may_move(code, (i,), True)
+    pos = {sl: k for k, (sl, _) in enumerate(g.slots)}
+    wild = [i]
+    start = c.idx
+    if c.stage == 1:
+        start += 1
+        if c.u is not None and c.u in pos:
+            k = pos[c.u]
+            if code[k] in _YELLOWS:
+                return True
+            if code[k] in _BLUES:
+                wild.append(k)
+    rest = [pos[x] for x in c.noted[start:] if x in pos]
+    if not rest:
+        return False
+    k0 = min(rest)
+    return _may_move(code[k0:], [w - k0 for w in wild if w >= k0], False)
+
+
 # ---------------------------------------------------------------- a guess at a pass (ordering only)
 
 _SMALLER = {Size.LARGE: (Size.MEDIUM, Size.SMALL), Size.MEDIUM: (Size.SMALL,), Size.SMALL: ()}
@@ -630,6 +712,64 @@ class _Search:
         scored.sort(key=lambda t: t[0])
         return scored
 
+    def options(self, s: BottomsUpState, view: _Look) -> list[tuple[int, Any]]:
+        """``order`` without the options ``hopeless`` proves cannot end with
+        the table's field (they are never applied: a proof, not a cut of the
+        budget's making)."""
+        dead = self.hopeless(s, view)
+        scored = self.order(s, view)
+        return [x for x in scored if x[1] not in dead] if dead else scored
+
+    def hopeless(self, s: BottomsUpState, view: _Look) -> set:
+        """The options of ``s``'s choice after which no piece can land on
+        a stack any more, while some stack the table does not show would be
+        left as it is.
+
+        A stack that is neither being recalculated nor queued changes only
+        when a piece lands on it (BU-9: a yellow move onto it queues it; its
+        pieces leave or change only in its own pass, BU-7). When neither the
+        rest of the current pass, nor the queued passes, nor the pass of the
+        stack this choice puts a piece on can make a yellow move
+        (``_may_move``), no piece lands after this choice, so every such
+        stack but the one landed on ends the cascade as it is; the table's
+        field must hold them all. A blue choice lands nothing; a move to open
+        space makes a lone piece, which is never recalculated (BU-9)."""
+        pend = s.pending
+        at = s.pending_at()
+        assert pend is not None and at is not None
+        g, i, p = at
+        codes = view.codes
+        queued = Counter(q for q in s.queue if q in codes)
+        cur = s.cursor.gid if s.cursor is not None else g.gid
+        if _rest_may_move(s, g, i, codes[g.gid], g.gid in queued) or (
+                cur != g.gid and _may_move(codes[cur], (), True)):
+            return set()
+        for gid, k in queued.items():
+            if gid not in (g.gid, cur) and _may_move(codes[gid], (), k > 1):
+                return set()
+        idle = Counter(codes[gid] for gid in codes if gid not in queued and gid not in (g.gid, cur))
+        left = idle - self.target
+        if pend.kind == "blue":
+            return set(pend.options) if left else set()
+        ch = _ch(p)
+        gid_of = {d.label: d.gid for d in s.groups}
+        dead = set()
+        for m in pend.options:
+            assert isinstance(m, YellowChoice)
+            if m.target is None:
+                if left:
+                    dead.add(m)
+                continue
+            d = gid_of[m.target]
+            if _may_move(codes[d] + ch, (), d in queued):
+                continue
+            if d in queued or d == cur or not left[codes[d]]:
+                if left:
+                    dead.add(m)
+            elif sum(left.values()) > 1:
+                dead.add(m)
+        return dead
+
     def wanted(self, stack: str, stash: str, field: Counter) -> bool:
         """The guess at a pass over ``stack`` (``_predict_pass``) can be one
         of the table's stacks that the field has fewer of."""
@@ -707,7 +847,7 @@ class _Search:
             for k, (s, path, view) in enumerate(level):
                 if self.explored >= until:  # mid-level: the rest of it and what it gave stay open
                     return level[k:] + nxt
-                for _, m in self.order(s, view):
+                for _, m in self.options(s, view):
                     child = self.step(s, path, m)
                     if child is not None:
                         nxt.append(child)
@@ -733,14 +873,14 @@ class _Search:
         for n, (s, path, view) in enumerate(level):
             if not n & 15 and time.perf_counter() > self.deadline:
                 raise _OutOfTime
-            push(s, path, self.order(s, view), 0, self.distance(s, view))
+            push(s, path, self.options(s, view), 0, self.distance(s, view))
         while heap:
             _, _, _, s, path, opts, k, dist = heapq.heappop(heap)
             push(s, path, opts, k + 1, dist)
             child = self.step(s, path, opts[k][1])
             if child is not None:
                 c, cpath, view = child
-                push(c, cpath, self.order(c, view), 0, self.distance(c, view))
+                push(c, cpath, self.options(c, view), 0, self.distance(c, view))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,

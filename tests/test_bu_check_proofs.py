@@ -1,0 +1,80 @@
+"""Bottoms Up check mode (issue 15): the proofs that skip options without
+applying them (``_Search.hopeless``, ``_may_move``), against an exhaustive
+search with no cut (the bench's, bench/bu_check.py)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.bu_check import exhaustive, stacks_of
+from companion.games import bu_check
+from companion.games.bottoms_up import position
+from companion.games.bu_check import _code, _may_move, check
+from companion.pieces import parse_pieces
+
+from .test_bu_check_search import P4, near_misses, random_position
+
+
+def moves(text: str, wild=(), again: bool = False) -> bool:
+    return _may_move(_code(parse_pieces(text)), wild, again)
+
+
+def test_a_pass_moves_a_piece_only_where_yellow_acts():
+    """BU-8: a yellow move needs yellow over a piece that is not black
+    (items 5, 6) or white over yellow (item 4); black stops it (items 1, 2)."""
+    assert moves("rS yS") and moves("wS yS") and moves("yS wS")
+    assert not moves("kS yS") and not moves("yS kS") and not moves("gS rS bM")
+    assert not moves("yS gS")            # green over yellow: it grows, it does not move
+    # one pass visits neighbours only (BU-7): yS and wS are not neighbours
+    assert not moves("yS rS wS")
+    assert moves("yS rS wS", again=True)  # a second pass may find them neighbours (rS destroyed)
+    # a blue over a white takes its own effect (item 5): any color, so maybe yellow under wM
+    assert moves("wS bS wM") and not moves("gS bS wM")
+    assert moves("gS bS wM", wild=(1,))  # a piece whose color is still to be chosen
+    # a recolor before the second pass may make any color (BU-8, blue)
+    assert not moves("rS bS gS") and moves("rS bS gS", again=True)
+
+
+def _positions(rng, n):
+    """Positions inside random cascades on small random fields (every
+    choice point on the way), with the claims a table may enter."""
+    out = []
+    while len(out) < n:
+        field, placement = random_position(rng)
+        try:
+            s = position({"players": P4}, field).apply_text(placement)
+        except Exception:  # noqa: BLE001 - a random field the stash cannot supply
+            continue
+        while s.pending is not None:
+            truth = exhaustive(s, 3000)
+            if truth is None:
+                break
+            claims = rng.sample(sorted(truth), min(2, len(truth)))
+            for st in list(claims):
+                claims += near_misses(st, rng)[:3]
+            out.append((s, claims, truth))
+            s = s.apply(rng.choice(s.pending.options))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_an_option_proven_hopeless_never_ends_with_the_claim(seed):
+    """Every option ``hopeless`` skips, applied, can only end with fields
+    other than the claim (exhaustive search from it); and the search with
+    the skips still answers exactly (BU-9, BU-13)."""
+    rng = random.Random(7000 + seed)
+    fired = 0
+    for s, claims, truth in _positions(rng, 6):
+        for st in claims:
+            table = [" ".join(map(str, x)) for x in st]
+            srch = bu_check._Search(s, bu_check.parse_table(table), 200, 300, float("inf"))
+            dead = srch.hopeless(s, bu_check._view(s))
+            for m in dead:
+                fired += 1
+                after = s.apply(m)
+                ends = {stacks_of(after)} if after.pending is None else exhaustive(after, 5000)
+                assert ends is not None and st not in ends, (s.field_lines(), str(m), table)
+            r = check(s, None, table, max_positions=6000, time_limit=60)
+            assert r.complete and r.reachable == (st in truth), (s.field_lines(), table)
+    assert fired  # the proof is exercised, not only allowed
