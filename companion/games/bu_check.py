@@ -859,28 +859,32 @@ class _Search:
         """From the open positions, the option nearest to the table's field
         first: a heap of (position, its next option), an option applied only
         when it comes first, so a position's far options cost nothing until
-        its near ones are tried. Priority: the position's ``distance`` plus
-        twice the option's ``order`` score; deeper first on a tie."""
+        its near ones are tried. Priority: twice the path's cost (each choice
+        on it costs its ``order`` score twice plus its rank among the
+        position's options, at most 3: a limited-discrepancy order, so a
+        path that follows the order is tried before one that leaves it
+        often) plus the position's ``distance``; deeper first on a tie."""
         heap: list = []
         count = 0
 
-        def push(s: BottomsUpState, path: tuple[str, ...], opts: list, k: int, dist: int) -> None:
+        def push(s: BottomsUpState, path: tuple[str, ...], opts: list, k: int, dist: int, cost: int) -> None:
             nonlocal count
             if k < len(opts):
                 count += 1
-                heapq.heappush(heap, (dist + 2 * opts[k][0], -len(path), count, s, path, opts, k, dist))
+                mine = cost + 2 * opts[k][0] + min(k, 3)
+                heapq.heappush(heap, (2 * mine + dist, -len(path), count, s, path, opts, k, dist, cost))
 
         for n, (s, path, view) in enumerate(level):
             if not n & 15 and time.perf_counter() > self.deadline:
                 raise _OutOfTime
-            push(s, path, self.options(s, view), 0, self.distance(s, view))
+            push(s, path, self.options(s, view), 0, self.distance(s, view), 0)
         while heap:
-            _, _, _, s, path, opts, k, dist = heapq.heappop(heap)
-            push(s, path, opts, k + 1, dist)
+            _, _, _, s, path, opts, k, dist, cost = heapq.heappop(heap)
+            push(s, path, opts, k + 1, dist, cost)
             child = self.step(s, path, opts[k][1])
             if child is not None:
                 c, cpath, view = child
-                push(c, cpath, self.options(c, view), 0, self.distance(c, view))
+                push(c, cpath, self.options(c, view), 0, self.distance(c, view), cost + 2 * opts[k][0] + min(k, 3))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
