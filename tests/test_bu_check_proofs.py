@@ -78,3 +78,26 @@ def test_an_option_proven_hopeless_never_ends_with_the_claim(seed):
             r = check(s, None, table, max_positions=6000, time_limit=60)
             assert r.complete and r.reachable == (st in truth), (s.field_lines(), table)
     assert fired  # the proof is exercised, not only allowed
+
+
+def test_two_equal_idle_stacks_are_one_destination():
+    """Landing on either of two lone gS gives the same position up to labels
+    (``canonical_key``): the second is not applied; a queued stack is never
+    merged with an idle one (its pass is still to come, BU-9)."""
+    s = position({"players": P4}, ["wS", "gS", "gS", "rS"]).apply_text("place yL on A")
+    assert s.pending is not None and s.pending.kind == "yellow"
+    srch = bu_check._Search(s, bu_check.parse_table(["gS wS", "gS", "rS", "yL"]), 200, 300, float("inf"))
+    offered = [str(m) for _, m in srch.options(s, bu_check._view(s))]
+    assert sorted(offered) == ["yellow B", "yellow D", "yellow open"]
+    b, c = s.apply_text("yellow B"), s.apply_text("yellow C")
+    assert bu_check.canonical_key(b) == bu_check.canonical_key(c)
+    # and the answers stay exact where the field has equal stacks
+    before = position({"players": P4}, ["rS", "gS", "gS", "kS", "rS"])
+    start = before.apply_text("place yM on A")
+    truth = exhaustive(start)
+    assert truth is not None and len(truth) > 1
+    rng = random.Random(3)
+    for st in sorted(truth):
+        for claim in [st, *near_misses(st, rng)]:
+            r = check(before, "place yM on A", [" ".join(map(str, x)) for x in claim])
+            assert r.complete and r.reachable == (claim in truth), claim

@@ -714,10 +714,23 @@ class _Search:
 
     def options(self, s: BottomsUpState, view: _Look) -> list[tuple[int, Any]]:
         """``order`` without the options ``hopeless`` proves cannot end with
-        the table's field (they are never applied: a proof, not a cut of the
-        budget's making)."""
+        the table's field and without a landing on an idle stack equal to
+        one already offered (they are never applied: a proof, not a cut of
+        the budget's making)."""
         dead = self.hopeless(s, view)
         scored = self.order(s, view)
+        if s.pending is not None and s.pending.kind == "yellow":
+            # two idle stacks with the same pieces give the same position up to
+            # labels (``canonical_key``): landing on the second is not applied
+            busy = set(s.queue) | {s.pending.gid} | ({s.cursor.gid} if s.cursor else set())
+            gid_of = {d.label: d.gid for d in s.groups}
+            same: set[str] = set()
+            for _, m in scored:
+                if isinstance(m, YellowChoice) and m.target is not None and gid_of[m.target] not in busy:
+                    code = view.codes[gid_of[m.target]]
+                    if code in same:
+                        dead = dead | {m}
+                    same.add(code)
         return [x for x in scored if x[1] not in dead] if dead else scored
 
     def hopeless(self, s: BottomsUpState, view: _Look) -> set:
