@@ -872,11 +872,11 @@ class _Search:
         """From the open positions, the option nearest to the table's field
         first: a heap of (position, its next option), an option applied only
         when it comes first, so a position's far options cost nothing until
-        its near ones are tried. Priority: twice the path's cost (each choice
-        on it costs its ``order`` score twice plus its rank among the
-        position's options, at most 3: a limited-discrepancy order, so a
-        path that follows the order is tried before one that leaves it
-        often) plus the position's ``distance``; deeper first on a tie."""
+        its near ones are tried. Priority: the path's cost (each choice on it
+        costs its ``order`` score twice plus its rank among the position's
+        options, at most 2: a limited-discrepancy order, so a path that
+        follows the order is tried before one that leaves it often) plus the
+        position's ``distance``; deeper first on a tie."""
         heap: list = []
         count = 0
 
@@ -884,8 +884,8 @@ class _Search:
             nonlocal count
             if k < len(opts):
                 count += 1
-                mine = cost + 2 * opts[k][0] + min(k, 3)
-                heapq.heappush(heap, (2 * mine + dist, -len(path), count, s, path, opts, k, dist, cost))
+                mine = cost + 2 * opts[k][0] + min(k, 2)
+                heapq.heappush(heap, (mine + dist, -len(path), count, s, path, opts, k, dist, cost))
 
         for n, (s, path, view) in enumerate(level):
             if not n & 15 and time.perf_counter() > self.deadline:
@@ -897,7 +897,7 @@ class _Search:
             child = self.step(s, path, opts[k][1])
             if child is not None:
                 c, cpath, view = child
-                push(c, cpath, self.options(c, view), 0, self.distance(c, view), cost + 2 * opts[k][0] + min(k, 3))
+                push(c, cpath, self.options(c, view), 0, self.distance(c, view), cost + 2 * opts[k][0] + min(k, 2))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
