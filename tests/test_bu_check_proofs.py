@@ -101,3 +101,10 @@ def test_two_equal_idle_stacks_are_one_destination():
         for claim in [st, *near_misses(st, rng)]:
             r = check(before, "place yM on A", [" ".join(map(str, x)) for x in claim])
             assert r.complete and r.reachable == (claim in truth), claim
+
+
+def test_doctest_of_the_module():
+    """The module's example: the legal result shown for a claim out of reach
+    is the nearest, with the fewest choices (the yellow to open space)."""
+    import doctest
+    assert doctest.testmod(bu_check).failed == 0

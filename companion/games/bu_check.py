@@ -20,10 +20,15 @@ without labels or internal ids (two identical lone pieces are one
 destination); positions that provably cannot end with the table's field are
 cut (``_Target``: destroyed pieces never come back, black pieces never move
 or change and nothing is ever put under a piece, no color appears without
-blue...); breadth first for the fewest choices, then best first guided by
-the table's field (``_Search``): the choices that build a prefix of one of
-its stacks, that change a stack it does not show or that give a piece it
-has, first.
+blue...), and an option is never applied when a proof shows it cannot end
+with the table's field (``_Search.hopeless``: once no yellow move can
+happen any more, every stack not being recalculated stays as it is);
+breadth first for the fewest choices, then best first guided by the
+table's field (``_Search``): the choices that build one of its stacks
+(directly, or by a guess at the pass of the stack a piece lands on), that
+change a stack it does not show or that give a piece it has, first, in a
+limited-discrepancy order. Each position is read once (``_Look``), its
+stacks written one character a piece.
 """
 from __future__ import annotations
 
@@ -568,8 +573,10 @@ def check(state: BottomsUpState, placement: Place | str | None,
     ``InvalidMoveError`` for an unreadable table.
 
     Cascades have no length limit (BU-9). The search is exact: positions are
-    merged on ``canonical_key`` and a position is cut only when a rule proves
-    it cannot end with the table's field (``_Target``). Its budget is
+    merged on ``canonical_key``, a position is cut only when a rule proves
+    it cannot end with the table's field (``_Target``), and an option is
+    left unapplied only when a proof shows the same (``_Search.hopeless``)
+    or it gives the same position as another (``_Search.options``). Its budget is
     counted in positions (``max_positions`` choices applied; 300 take at
     most about 0.1 s here, so about 1 s on a Pi Zero 2 W), so its answer
     does not depend on the machine's load; ``time_limit`` seconds are only a
@@ -580,7 +587,8 @@ def check(state: BottomsUpState, placement: Place | str | None,
     out), for a quarter of the budget (a level it does not finish stays open
     for the next phase); then best first from the open positions, guided by
     the table's field: the positions nearest to it and, in each, the options
-    nearest to it first (``_Search.order``, ``_Search.distance``). The
+    nearest to it first (``_Search.order``, ``_Search.distance``), a path
+    that follows that order before one that often leaves it. The
     guidance only orders: every option is still tried, so ``complete`` is
     ``True`` when every reachable position was seen or cut, and then
     "not reachable" is certain."""
@@ -818,14 +826,19 @@ class _Search:
             self.best = (None, path, s)
             return True
         score = 2 * sum((got & self.target).values()) - abs(sum(got.values()) - self.total_stacks)
-        if self.best is None or score > self.best[0]:
-            self.best = (score, path, s)
+        if self.best is None or (score, -len(path)) > (self.best[0], -len(self.best[1])):
+            self.best = (score, path, s)  # the nearest, then the fewest choices
         return False
 
     def result(self, reachable: bool, complete: bool, reason: str | None = None) -> CheckResult:
-        if self.best is None:
+        if not reachable:
+            # the legal result shown: the nearest found, or the one where every yellow
+            # goes to open space (BU-9) when that is as near with fewer choices (an
+            # option the search proved hopeless is never applied, so it may not have
+            # seen that one)
             end, more = _finish_any(self.start)
-            self.final(end, more)
+            if self.final(end, more):
+                reachable = complete = True
         assert self.best is not None
         _, path, res = self.best
         gap = None if reachable else first_gap(res, self.want)
