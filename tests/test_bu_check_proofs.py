@@ -108,3 +108,24 @@ def test_doctest_of_the_module():
     is the nearest, with the fewest choices (the yellow to open space)."""
     import doctest
     assert doctest.testmod(bu_check).failed == 0
+
+
+def test_the_guess_at_a_pass_follows_the_effects():
+    """``_predict_pass`` (ordering only) plays BU-7/BU-8 on one stack: yellow
+    moves the piece away, red shrinks, green grows, blue leaves the color
+    open, white reflects, black stops; the stash decides what is left."""
+    from companion.games.bu_check import _predict_pass
+    from companion.pieces import Piece, Size
+    full = {Piece.parse(f"{c}{z}"): 5 for c in "rbgywk" for z in "SML"}
+    guess = lambda text, stash=full: _predict_pass(parse_pieces(text), stash)  # noqa: E731
+    assert guess("rS yL") == parse_pieces("yL")
+    assert guess("bM rS") == parse_pieces("bS rS")
+    assert guess("bS rS") == parse_pieces("rS")                   # a small is destroyed
+    assert guess("bS gS") == parse_pieces("bM gS")
+    assert guess("gS bS") == (Size.SMALL, Piece.parse("bS"))     # any color
+    assert guess("gM wS") == parse_pieces("gL wS")                 # reflection: its own green
+    assert guess("wS rM") == parse_pieces("rS")                    # item 5: white destroyed, red shrinks
+    assert guess("rS kS yS") == parse_pieces("rS kS yS")           # black: no effect either way
+    assert guess("bS gS", {}) == parse_pieces("bS gS")             # nothing to grow into
+    assert guess("gS bS yS") == (Size.SMALL, Piece.parse("yS"))  # bS moved away
+    assert guess("wS bS yM") is None  # item 5: bS takes any color, and that color decides the rest
