@@ -129,3 +129,16 @@ def test_the_guess_at_a_pass_follows_the_effects():
     assert guess("bS gS", {}) == parse_pieces("bS gS")             # nothing to grow into
     assert guess("gS bS yS") == (Size.SMALL, Piece.parse("yS"))  # bS moved away
     assert guess("wS bS yM") is None  # item 5: bS takes any color, and that color decides the rest
+
+
+def test_one_character_a_piece_is_a_bijection():
+    """``_code`` writes every piece ``Piece.parse`` reads as its own
+    character, so two stacks have the same code exactly when they are equal
+    and the canonical form merges nothing it did not merge before."""
+    from companion.games.bu_check import _pieces
+    from companion.pieces import Color, Piece, Size
+    every = [Piece(c, z) for c in Color for z in Size]
+    codes = [_code((p,)) for p in every]
+    assert len(set(codes)) == len(every) and all(len(c) == 1 for c in codes)
+    stack = tuple(every)
+    assert _pieces(_code(stack)) == stack
