@@ -20,10 +20,15 @@ without labels or internal ids (two identical lone pieces are one
 destination); positions that provably cannot end with the table's field are
 cut (``_Target``: destroyed pieces never come back, black pieces never move
 or change and nothing is ever put under a piece, no color appears without
-blue...); breadth first for the fewest choices, then best first guided by
-the table's field (``_Search``): the choices that build a prefix of one of
-its stacks, that change a stack it does not show or that give a piece it
-has, first.
+blue...), and an option is never applied when a proof shows it cannot end
+with the table's field (``_Search.hopeless``: once no yellow move can
+happen any more, every stack not being recalculated stays as it is);
+breadth first for the fewest choices, then best first guided by the
+table's field (``_Search``): the choices that build one of its stacks
+(directly, or by a guess at the pass of the stack a piece lands on), that
+change a stack it does not show or that give a piece it has, first, in a
+limited-discrepancy order. Each position is read once (``_Look``), its
+stacks written one character a piece.
 """
 from __future__ import annotations
 
@@ -37,7 +42,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..engine import Move
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..pieces import Color, Piece, Size
-from .bottoms_up import BlueChoice, Phase, BottomsUpState, Place, YellowChoice, parse_bu_move
+from .bottoms_up import COLORS, BlueChoice, Phase, BottomsUpState, Place, YellowChoice, parse_bu_move
 
 __all__ = ["CheckResult", "Difference", "check", "parse_table", "canonical_key", "first_difference", "first_gap"]
 
@@ -109,20 +114,65 @@ def parse_table(table: Iterable[Any] | Mapping[str, Any]) -> list[tuple[str | No
     return out
 
 
-def canonical_key(s: BottomsUpState) -> tuple:
-    """What decides the rest of a recalculation, without labels or ids:
-    group contents with their roles (being recalculated, queued where,
-    holding the pending piece), the pass position, the pending piece, the stash."""
+# Pieces as one character each (any color ``Piece.parse`` reads, three sizes),
+# stacks as strings of them: hashing and comparing a string is done once and
+# in C, where a tuple of ``Piece`` values hashes every piece in Python. A
+# bijection: two stacks have the same code exactly when they are equal.
+_CHAR: dict[tuple[str, int], str] = {}
+_PIECE_OF: dict[str, Piece] = {}
+for _i, _c in enumerate(Color):
+    for _z in Size:
+        _CHAR[_c._value_, _z._value_] = chr(0x41 + 3 * _i + _z - 1)
+        _PIECE_OF[chr(0x41 + 3 * _i + _z - 1)] = Piece(_c, _z)
+_COLOR_OF = {ch: p.color for ch, p in _PIECE_OF.items()}
+_BLACKS = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.BLACK)
+
+
+def _ch(p: Piece) -> str:
+    return _CHAR[p.color._value_, p.size._value_]
+
+
+def _code(pieces: Iterable[Piece]) -> str:
+    """A stack (bottom to top) as a string, one character a piece."""
+    return "".join([_CHAR[p.color._value_, p.size._value_] for p in pieces])
+
+
+def _pieces(code: str) -> Stack:
+    return tuple(_PIECE_OF[ch] for ch in code)
+
+
+class _Look:
+    """A position read once for the key, the order, the distance and the
+    cuts: each group's code (``codes``, by internal id), the field's stacks
+    (``stacks``) and pieces (``chars``) counted, the stash as a string."""
+
+    __slots__ = ("codes", "stacks", "chars", "stash", "_stash_count")
+
+    def __init__(self, s: BottomsUpState):
+        self.codes = {g.gid: "".join([_CHAR[p.color._value_, p.size._value_] for _, p in g.slots])
+                      for g in s.groups}
+        self.stacks = Counter(self.codes.values())
+        self.chars = Counter("".join(self.codes.values()))
+        self.stash = "".join([_CHAR[p.color._value_, p.size._value_] * n for p, n in s.stash.items()])
+        self._stash_count: Counter | None = None
+
+    def stash_count(self, ch: str) -> int:
+        if self._stash_count is None:
+            self._stash_count = Counter(self.stash)
+        return self._stash_count[ch]
+
+
+def _key(s: BottomsUpState, look: _Look) -> tuple:
     cur = s.cursor.gid if s.cursor else None
     pend = s.pending.gid if s.pending else None
-    live = {g.gid for g in s.groups}
+    codes = look.codes
     qpos: dict[int, list[int]] = {}
     k = 0
     for q in s.queue:
-        if q in live:
+        if q in codes:
             qpos.setdefault(q, []).append(k)
             k += 1
-    sigs = sorted((g.pieces, g.gid == cur, g.gid == pend, tuple(qpos.get(g.gid, ()))) for g in s.groups)
+    sigs = sorted((codes[g.gid], g.gid == cur, g.gid == pend, tuple(qpos.get(g.gid, ()))) for g in s.groups)
     cursor: tuple = ()
     if s.cursor is not None:
         g = s.group_by_id(s.cursor.gid)
@@ -135,22 +185,21 @@ def canonical_key(s: BottomsUpState) -> tuple:
         g = s.group_by_id(s.pending.gid)
         pos = {sl: i for i, (sl, _) in enumerate(g.slots)} if g else {}
         pending = (s.pending.kind, pos.get(s.pending.slot, -1))
-    return (tuple(sigs), cursor, pending, tuple(s.stash.items()))
+    return (tuple(sigs), cursor, pending, look.stash)
 
 
-def _piece_counter(s: BottomsUpState) -> Counter:
-    """The pieces on the field (slots read directly: no tuple per group)."""
-    return Counter(p for g in s.groups for _, p in g.slots)
+def canonical_key(s: BottomsUpState) -> tuple:
+    """What decides the rest of a recalculation, without labels or ids:
+    group contents with their roles (being recalculated, queued where,
+    holding the pending piece), the pass position, the pending piece, the
+    stash. Stacks and the stash are written one character a piece
+    (``_code``): equal keys, equal positions up to labels and ids."""
+    return _key(s, _Look(s))
 
 
-def _view(s: BottomsUpState) -> tuple[Counter, Counter]:
-    """The field's stacks and its pieces, counted once for the order, the
-    distance and the cuts of a position."""
-    return _field_counter(s), _piece_counter(s)
-
-
-def _field_counter(s: BottomsUpState) -> Counter:
-    return Counter(g.pieces for g in s.groups)
+def _view(s: BottomsUpState) -> _Look:
+    """The position read once (``_Look``) for the order, the distance and the cuts."""
+    return _Look(s)
 
 
 @dataclass(frozen=True)
@@ -255,34 +304,35 @@ class _Target:
     """
 
     def __init__(self, want: Sequence[tuple[str | None, Stack]]):
-        self.stacks: list[Stack] = [st for _, st in want]
-        self.need = Counter(p for st in self.stacks for p in st)
-        self.colors = Counter(p.color for p in self.need.elements())
+        self.stacks: list[str] = [_code(st) for _, st in want]  # one character a piece (``_code``)
+        self.need = Counter("".join(self.stacks))
+        self.colors = Counter(_COLOR_OF[ch] for ch in self.need.elements())
         self._black_ok: dict[tuple, tuple | None] = {}
 
-    def why_not(self, s: BottomsUpState, field: Counter | None = None) -> str | None:
+    def why_not(self, s: BottomsUpState, look: _Look | None = None) -> str | None:
         """A reason the table's field cannot be the end of ``s``'s cascade, or
-        ``None``. ``field``: the pieces on ``s``'s field when already counted."""
-        if field is None:
-            field = _piece_counter(s)
-        for p, n in self.need.items():
-            have = field[p] + s.stash.count(p)
+        ``None``. ``look``: ``s`` already read (``_Look``)."""
+        if look is None:
+            look = _Look(s)
+        field = look.chars
+        for ch, n in self.need.items():
+            have = field[ch] + look.stash_count(ch)
             if have < n:
-                return f"the table has {n} {p}, the field and the stash hold only {have} (BU-6)"
-        bad = self._black(s)
+                return f"the table has {n} {_PIECE_OF[ch]}, the field and the stash hold only {have} (BU-6)"
+        bad = self._black(s, look)
         if bad:
             return bad
-        present = {p.color for p in field}
+        present = {_COLOR_OF[ch] for ch in field}
         if Color.BLUE not in present:
             by_color: Counter = Counter()
-            for p, n in field.items():
-                by_color[p.color] += n
+            for ch, n in field.items():
+                by_color[_COLOR_OF[ch]] += n
             # colors in the vocabulary's order (not set order), so the reason given is
             # the same in every process
             for c in sorted(set(by_color) | set(self.colors), key=list(Color).index):
                 # a spawn takes a small of its color from the stash; grown pieces give
                 # theirs back, so the stash's whole count of that color bounds them
-                spawn = (sum(s.stash.count(Piece(c, z)) for z in Size)
+                spawn = (sum(look.stash_count(_ch(Piece(c, z))) for z in Size)
                          if Color.GREEN in present and c != Color.BLACK else 0)
                 if self.colors[c] > by_color[c] + spawn:
                     return (f"the table has {self.colors[c]} {c.value} pieces; with no blue piece "
@@ -294,13 +344,13 @@ class _Target:
                 return "with no red, green or blue piece on the field no piece can change (BU-8)"
         return None
 
-    def _black(self, s: BottomsUpState) -> str | None:
+    def _black(self, s: BottomsUpState, look: _Look) -> str | None:
         patterns = []
         for g in s.groups:
-            pcs = g.pieces
-            black = [p.color == Color.BLACK for p in pcs]
-            if not any(black):
+            pcs = look.codes[g.gid]
+            if _BLACKS.isdisjoint(pcs):
                 continue
+            black = [ch in _BLACKS for ch in pcs]
             busy = set()  # a piece taking an effect right now is not fixed
             if s.pending is not None and s.pending.gid == g.gid:
                 busy.add(s.pending.slot)
@@ -309,7 +359,7 @@ class _Target:
             pos = [i for i in range(len(pcs)) if black[i] or (
                 i + 1 < len(pcs) and black[i + 1] and (i == 0 or black[i - 1]) and g.slots[i][0] not in busy)]
             gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
-            patterns.append((g.label, tuple(pcs[i] for i in pos), gaps))
+            patterns.append((g.label, "".join(pcs[i] for i in pos), gaps))
         if not patterns:
             return None
         key = tuple(sorted((b, gp) for _, b, gp in patterns))
@@ -319,14 +369,14 @@ class _Target:
         if bad is None:
             return None
         label, fixed, _ = next(x for x in patterns if (x[1], x[2]) == bad)
-        blacks = [p for p in fixed if p.color == Color.BLACK]
-        under = [p for p in fixed if p.color != Color.BLACK]
+        blacks = [_PIECE_OF[ch] for ch in fixed if ch in _BLACKS]
+        under = [_PIECE_OF[ch] for ch in fixed if ch not in _BLACKS]
         also = (f"; {' '.join(map(str, under))} under black never {'changes' if len(under) == 1 else 'change'}"
                 f" (BU-8 item 2)" if under else "")
         return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1){also} "
                 f"and no stack of the table can be what {label} becomes")
 
-    def _black_match(self, patterns: list[tuple[Stack, tuple[int, ...]]]) -> tuple | None:
+    def _black_match(self, patterns: list[tuple[str, tuple[int, ...]]]) -> tuple | None:
         """Every group holding black pieces needs a stack of its own: ``None``
         when there is such a matching, else a pattern left without one."""
         fits = [[j for j, st in enumerate(self.stacks) if _black_fit(blacks, gaps, st)]
@@ -348,7 +398,7 @@ class _Target:
         return None
 
 
-def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
+def _black_fit(blacks: str, gaps: Sequence[int], st: str) -> bool:
     """Can ``st`` be what a group with ``blacks`` (and at most ``gaps`` pieces
     below and between them) becomes? Nothing is ever put under a piece."""
 
@@ -363,6 +413,154 @@ def _black_fit(blacks: Stack, gaps: Sequence[int], st: Stack) -> bool:
     return go(0, 0, gaps[0])
 
 
+# ---------------------------------------------------------------- no landing left (a proof, per option)
+
+_YELLOWS = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.YELLOW)
+_WHITES = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.WHITE)
+_BLUES = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.BLUE)
+
+
+def _may_move(code: str, wild: Iterable[int], again: bool) -> bool:
+    """May recalculating the stack ``code`` (bottom to top) make a yellow
+    move? ``wild``: the indices of pieces whose color is not known yet (the
+    piece of a pending choice); ``again``: the stack may be recalculated more
+    than once (queued twice, BU-9), so pieces that are not neighbours now
+    may become neighbours (a piece between them leaves, BU-7).
+
+    A yellow move is a yellow effect (BU-8), and a pass gives one only where
+    it visits a lower piece L under an upper piece U, neither black (items
+    1, 2), with U yellow (items 5, 6; L white takes it too) or U white and L
+    yellow (item 4, L's own effect). In one pass (BU-7) the pairs visited
+    are pairs of neighbours as the pass starts: a piece above L is not
+    visited before L, nothing lands on a stack during its own pass, and a
+    piece that leaves only lets the pieces above drop onto a piece already
+    visited. A visited L can differ from the piece noted at the start only
+    by its own effect as the upper piece of item 5 (the piece below it is
+    white): a blue L then takes any color; red and green keep the color, a
+    yellow L moves (its lower piece white and L yellow: a move is found
+    there already). So "no" here is certain; "yes" may be too careful."""
+    n = len(code)
+    wilds = set(wild)
+    if again and (wilds or not _BLUES.isdisjoint(code)):
+        wilds = {i for i in range(n) if code[i] not in _BLACKS}  # a recolor may make any color
+    else:
+        for i in range(1, n):  # blue taking its own effect over a (maybe) white (BU-8 item 5)
+            if code[i] in _BLUES and (code[i - 1] in _WHITES or i - 1 in wilds):
+                wilds.add(i)
+
+    def black(i: int) -> bool:
+        return i not in wilds and code[i] in _BLACKS
+
+    def yellow(i: int) -> bool:
+        return i in wilds or code[i] in _YELLOWS
+
+    def white(i: int) -> bool:
+        return i in wilds or code[i] in _WHITES
+
+    for j in range(1, n):
+        if black(j) or not (yellow(j) or white(j)):
+            continue
+        for i in (range(j) if again else (j - 1,)):
+            if not black(i) and (yellow(j) or yellow(i)):
+                return True
+    return False
+
+
+def _rest_may_move(s: BottomsUpState, g: Any, i: int, code: str, again: bool) -> bool:
+    """``_may_move`` for the rest of the pass over ``g`` (``code``), which
+    holds the pending choice's piece at index ``i``. The pass goes on with
+    the noted pieces not yet visited (BU-7): the pieces from the first of
+    them up. At BU-8 item 5's first half (cursor stage 1) the upper piece
+    still takes its own effect: a yellow one moves itself, a blue one takes
+    any color. ``again``: ``g`` is queued too, so the whole stack is
+    recalculated once more."""
+    c = s.cursor
+    if again or c is None or c.gid != g.gid:
+        return _may_move(code, (i,), True)
+    pos = {sl: k for k, (sl, _) in enumerate(g.slots)}
+    wild = [i]
+    start = c.idx
+    if c.stage == 1:
+        start += 1
+        if c.u is not None and c.u in pos:
+            k = pos[c.u]
+            if code[k] in _YELLOWS:
+                return True
+            if code[k] in _BLUES:
+                wild.append(k)
+    rest = [pos[x] for x in c.noted[start:] if x in pos]
+    if not rest:
+        return False
+    k0 = min(rest)
+    return _may_move(code[k0:], [w - k0 for w in wild if w >= k0], False)
+
+
+# ---------------------------------------------------------------- a guess at a pass (ordering only)
+
+_SMALLER = {Size.LARGE: (Size.MEDIUM, Size.SMALL), Size.MEDIUM: (Size.SMALL,), Size.SMALL: ()}
+_LARGER = {Size.SMALL: Size.MEDIUM, Size.MEDIUM: Size.LARGE}
+
+
+def _predict_pass(pieces: Stack, stash: Mapping[Piece, int]) -> tuple | None:
+    """A guess at what one recalculation pass (BU-7, BU-8) makes of a stack,
+    for the search's order only (never a cut): a piece moved by yellow
+    leaves, a piece recolored by blue becomes its ``Size`` (any color: the
+    choice is still open), the stash (counts of pieces) is read as it is now. ``None`` when the
+    guess would need a color it does not know."""
+    st: list[list] = [[k, p] for k, p in enumerate(pieces)]
+
+    def where(k: int) -> int | None:
+        for i, (kk, _) in enumerate(st):
+            if kk == k:
+                return i
+        return None
+
+    def hit(i: int, color: Color) -> None:
+        p = st[i][1]
+        if color == Color.RED:
+            for z in _SMALLER[p.size]:
+                if stash.get(Piece(p.color, z), 0):
+                    st[i][1] = Piece(p.color, z)
+                    return
+            del st[i]
+        elif color == Color.GREEN:
+            if p.size != Size.LARGE and stash.get(Piece(p.color, _LARGER[p.size]), 0):
+                st[i][1] = Piece(p.color, _LARGER[p.size])
+        elif color == Color.BLUE:
+            if any(stash.get(Piece(c, p.size), 0) for c in COLORS if c != p.color):
+                st[i][1] = p.size
+        elif color == Color.YELLOW:
+            del st[i]
+
+    for k in range(len(pieces)):
+        i = where(k)
+        if i is None or i == len(st) - 1:
+            continue
+        low, up = st[i][1], st[i + 1][1]
+        if isinstance(low, Size) or isinstance(up, Size):
+            return None
+        if low.color == Color.BLACK or up.color == Color.BLACK or (
+                low.color == Color.WHITE and up.color == Color.WHITE):
+            continue
+        if up.color == Color.WHITE:
+            hit(i, low.color)
+        elif low.color == Color.WHITE:
+            ku = st[i + 1][0]
+            hit(i, up.color)
+            j = where(ku)
+            if j is not None:
+                hit(j, up.color)
+        else:
+            hit(i, up.color)
+    return tuple(p for _, p in st)
+
+
+def _like(guess: tuple, st: Stack) -> bool:
+    """``guess`` (a ``Size`` for a piece of any color) can be the stack ``st``."""
+    return len(guess) == len(st) and all(q.size == g if isinstance(g, Size) else g == q
+                                         for g, q in zip(guess, st))
+
+
 # ---------------------------------------------------------------- the search
 
 
@@ -375,8 +573,10 @@ def check(state: BottomsUpState, placement: Place | str | None,
     ``InvalidMoveError`` for an unreadable table.
 
     Cascades have no length limit (BU-9). The search is exact: positions are
-    merged on ``canonical_key`` and a position is cut only when a rule proves
-    it cannot end with the table's field (``_Target``). Its budget is
+    merged on ``canonical_key``, a position is cut only when a rule proves
+    it cannot end with the table's field (``_Target``), and an option is
+    left unapplied only when a proof shows the same (``_Search.hopeless``)
+    or it gives the same position as another (``_Search.options``). Its budget is
     counted in positions (``max_positions`` choices applied; 300 take at
     most about 0.1 s here, so about 1 s on a Pi Zero 2 W), so its answer
     does not depend on the machine's load; ``time_limit`` seconds are only a
@@ -387,7 +587,8 @@ def check(state: BottomsUpState, placement: Place | str | None,
     out), for a quarter of the budget (a level it does not finish stays open
     for the next phase); then best first from the open positions, guided by
     the table's field: the positions nearest to it and, in each, the options
-    nearest to it first (``_Search.order``, ``_Search.distance``). The
+    nearest to it first (``_Search.order``, ``_Search.distance``), a path
+    that follows that order before one that often leaves it. The
     guidance only orders: every option is still tried, so ``complete`` is
     ``True`` when every reachable position was seen or cut, and then
     "not reachable" is certain."""
@@ -426,8 +627,12 @@ class _Search:
         self.want = want
         self.tgt = _Target(want)
         self.target = Counter(self.tgt.stacks)
-        self.prefixes: set[Stack] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
+        self.prefixes: set[str] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
         self.total_stacks = sum(self.target.values())
+        self.by_len: dict[int, list[str]] = {}
+        for st in self.target:
+            self.by_len.setdefault(len(st), []).append(st)
+        self._like: dict[tuple, tuple] = {}  # (stack, stash) -> the table's stacks a pass may give
         self.max_choices = max_choices
         self.max_positions = max_positions
         self.deadline = deadline
@@ -458,19 +663,19 @@ class _Search:
             if self.final(child, cpath):
                 raise _Found
             return None
-        key = canonical_key(child)
+        view = _Look(child)
+        key = _key(child, view)
         if key in self.seen:
             return None
         if len(cpath) >= self.max_choices:
             self.cut = True
             return None
         self.seen.add(key)
-        view = _view(child)
-        if self.tgt.why_not(child, view[1]):
+        if self.tgt.why_not(child, view):
             return None
         return child, cpath, view
 
-    def order(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> list[tuple[int, Any]]:
+    def order(self, s: BottomsUpState, view: _Look) -> list[tuple[int, Any]]:
         """The options of ``s``'s pending choice with a score (0 nearest to
         the table's field, 3 farthest), in that order. An order, never a cut:
         every option is still tried.
@@ -485,12 +690,15 @@ class _Search:
         at = s.pending_at()
         assert pend is not None and at is not None
         g, i, p = at
-        field, pcs = view
+        field, pcs, codes = view.stacks, view.chars, view.codes
+        below = codes[g.gid][:i]
+        ch = _ch(p)
+        gid_of: dict[str, int] = {}
         scored = []
         for m in pend.options:
             if isinstance(m, BlueChoice):
-                q = Piece(m.color, p.size)
-                if g.pieces[:i] + (q,) in self.prefixes:
+                q = _ch(Piece(m.color, p.size))
+                if below + q in self.prefixes:
                     score = 0
                 elif self.tgt.need[q] > pcs[q]:
                     score = 1
@@ -499,44 +707,138 @@ class _Search:
             elif not isinstance(m, YellowChoice):  # pragma: no cover - a choice is blue or yellow
                 raise AssertionError(f"not a choice: {m}")
             elif m.target is None:
-                lone = (p,)
-                score = 0 if self.target[lone] > field[lone] else (1 if lone in self.prefixes else 3)
+                score = 0 if self.target[ch] > field[ch] else (1 if ch in self.prefixes else 3)
             else:
-                d = s.group(m.target)
-                assert d is not None
-                if d.pieces + (p,) in self.prefixes:
+                if not gid_of:
+                    gid_of = {d.label: d.gid for d in s.groups}
+                d = codes[gid_of[m.target]]
+                if d + ch in self.prefixes or self.wanted(d + ch, view.stash, field):
                     score = 0
                 else:  # 1: the field has more of that stack than the table, so one has to change
-                    score = 1 if field[d.pieces] > self.target[d.pieces] else 2
+                    score = 1 if field[d] > self.target[d] else 2
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
         return scored
 
-    def distance(self, s: BottomsUpState, view: tuple[Counter, Counter]) -> int:
+    def options(self, s: BottomsUpState, view: _Look) -> list[tuple[int, Any]]:
+        """``order`` without the options ``hopeless`` proves cannot end with
+        the table's field and without a landing on an idle stack equal to
+        one already offered (they are never applied: a proof, not a cut of
+        the budget's making)."""
+        dead = self.hopeless(s, view)
+        scored = self.order(s, view)
+        if s.pending is not None and s.pending.kind == "yellow":
+            # two idle stacks with the same pieces give the same position up to
+            # labels (``canonical_key``): landing on the second is not applied
+            busy = set(s.queue) | {s.pending.gid} | ({s.cursor.gid} if s.cursor else set())
+            gid_of = {d.label: d.gid for d in s.groups}
+            same: set[str] = set()
+            for _, m in scored:
+                if isinstance(m, YellowChoice) and m.target is not None and gid_of[m.target] not in busy:
+                    code = view.codes[gid_of[m.target]]
+                    if code in same:
+                        dead = dead | {m}
+                    same.add(code)
+        return [x for x in scored if x[1] not in dead] if dead else scored
+
+    def hopeless(self, s: BottomsUpState, view: _Look) -> set:
+        """The options of ``s``'s choice after which no piece can land on
+        a stack any more, while some stack the table does not show would be
+        left as it is.
+
+        A stack that is neither being recalculated nor queued changes only
+        when a piece lands on it (BU-9: a yellow move onto it queues it; its
+        pieces leave or change only in its own pass, BU-7). When neither the
+        rest of the current pass, nor the queued passes, nor the pass of the
+        stack this choice puts a piece on can make a yellow move
+        (``_may_move``), no piece lands after this choice, so every such
+        stack but the one landed on ends the cascade as it is; the table's
+        field must hold them all. A blue choice lands nothing; a move to open
+        space makes a lone piece, which is never recalculated (BU-9)."""
+        pend = s.pending
+        at = s.pending_at()
+        assert pend is not None and at is not None
+        g, i, p = at
+        codes = view.codes
+        queued = Counter(q for q in s.queue if q in codes)
+        cur = s.cursor.gid if s.cursor is not None else g.gid
+        if _rest_may_move(s, g, i, codes[g.gid], g.gid in queued) or (
+                cur != g.gid and _may_move(codes[cur], (), True)):
+            return set()
+        for gid, k in queued.items():
+            if gid not in (g.gid, cur) and _may_move(codes[gid], (), k > 1):
+                return set()
+        idle = Counter(codes[gid] for gid in codes if gid not in queued and gid not in (g.gid, cur))
+        left = idle - self.target
+        if pend.kind == "blue":
+            return set(pend.options) if left else set()
+        ch = _ch(p)
+        gid_of = {d.label: d.gid for d in s.groups}
+        dead = set()
+        for m in pend.options:
+            assert isinstance(m, YellowChoice)
+            if m.target is None:
+                if left:
+                    dead.add(m)
+                continue
+            d = gid_of[m.target]
+            if _may_move(codes[d] + ch, (), d in queued):
+                continue
+            if d in queued or d == cur or not left[codes[d]]:
+                if left:
+                    dead.add(m)
+            elif sum(left.values()) > 1:
+                dead.add(m)
+        return dead
+
+    def wanted(self, stack: str, stash: str, field: Counter) -> bool:
+        """The guess at a pass over ``stack`` (``_predict_pass``) can be one
+        of the table's stacks that the field has fewer of."""
+        key = (stack, stash)
+        like = self._like.get(key)
+        if like is None:
+            guess = _predict_pass(_pieces(stack), Counter(_PIECE_OF[ch] for ch in stash))
+            like = self._like[key] = () if not guess else tuple(
+                st for st in self.by_len.get(len(guess), ()) if _like(guess, _pieces(st)))
+        return any(self.target[st] > field[st] for st in like)
+
+    def distance(self, s: BottomsUpState, view: _Look) -> int:
         """Best-first order (a guess, not a bound): the table's stacks still
         missing, the field's stacks the table does not have (each needs a
         piece to land on it or to leave it), plus the pieces still to change,
-        destroy or create."""
-        got, pcs = view
+        destroy or create. A queued stack (a piece landed on it, BU-9) counts
+        as the table's when the guess at its pass (``wanted``) can be."""
+        got, pcs = view.stacks, view.chars
         matched = sum((got & self.target).values())
+        left = got - self.target
+        for gid in set(s.queue):
+            st = view.codes.get(gid)
+            if st is not None and left[st] and self.wanted(st, view.stash, got):
+                left[st] -= 1
+                matched += 1
         need = self.tgt.need
         return (self.total_stacks - matched) + (len(s.groups) - matched) + sum(((pcs - need) + (need - pcs)).values())
 
     def final(self, s: BottomsUpState, path: tuple[str, ...]) -> bool:
         """Score a finished cascade; ``True`` when it is the table's field."""
-        got = _field_counter(s)
+        got = Counter(_code(g.pieces) for g in s.groups)
         if got == self.target:
             self.best = (None, path, s)
             return True
         score = 2 * sum((got & self.target).values()) - abs(sum(got.values()) - self.total_stacks)
-        if self.best is None or score > self.best[0]:
-            self.best = (score, path, s)
+        if self.best is None or (score, -len(path)) > (self.best[0], -len(self.best[1])):
+            self.best = (score, path, s)  # the nearest, then the fewest choices
         return False
 
     def result(self, reachable: bool, complete: bool, reason: str | None = None) -> CheckResult:
-        if self.best is None:
+        if not reachable:
+            # the legal result shown: the nearest found, or the one where every yellow
+            # goes to open space (BU-9) when that is as near with fewer choices (an
+            # option the search proved hopeless is never applied, so it may not have
+            # seen that one)
             end, more = _finish_any(self.start)
-            self.final(end, more)
+            if self.final(end, more):
+                reachable = complete = True
         assert self.best is not None
         _, path, res = self.best
         gap = None if reachable else first_gap(res, self.want)
@@ -571,7 +873,7 @@ class _Search:
             for k, (s, path, view) in enumerate(level):
                 if self.explored >= until:  # mid-level: the rest of it and what it gave stay open
                     return level[k:] + nxt
-                for _, m in self.order(s, view):
+                for _, m in self.options(s, view):
                     child = self.step(s, path, m)
                     if child is not None:
                         nxt.append(child)
@@ -583,28 +885,32 @@ class _Search:
         """From the open positions, the option nearest to the table's field
         first: a heap of (position, its next option), an option applied only
         when it comes first, so a position's far options cost nothing until
-        its near ones are tried. Priority: the position's ``distance`` plus
-        twice the option's ``order`` score; deeper first on a tie."""
+        its near ones are tried. Priority: the path's cost (each choice on it
+        costs its ``order`` score twice plus its rank among the position's
+        options, at most 2: a limited-discrepancy order, so a path that
+        follows the order is tried before one that leaves it often) plus the
+        position's ``distance``; deeper first on a tie."""
         heap: list = []
         count = 0
 
-        def push(s: BottomsUpState, path: tuple[str, ...], opts: list, k: int, dist: int) -> None:
+        def push(s: BottomsUpState, path: tuple[str, ...], opts: list, k: int, dist: int, cost: int) -> None:
             nonlocal count
             if k < len(opts):
                 count += 1
-                heapq.heappush(heap, (dist + 2 * opts[k][0], -len(path), count, s, path, opts, k, dist))
+                mine = cost + 2 * opts[k][0] + min(k, 2)
+                heapq.heappush(heap, (mine + dist, -len(path), count, s, path, opts, k, dist, cost))
 
         for n, (s, path, view) in enumerate(level):
             if not n & 15 and time.perf_counter() > self.deadline:
                 raise _OutOfTime
-            push(s, path, self.order(s, view), 0, self.distance(s, view))
+            push(s, path, self.options(s, view), 0, self.distance(s, view), 0)
         while heap:
-            _, _, _, s, path, opts, k, dist = heapq.heappop(heap)
-            push(s, path, opts, k + 1, dist)
+            _, _, _, s, path, opts, k, dist, cost = heapq.heappop(heap)
+            push(s, path, opts, k + 1, dist, cost)
             child = self.step(s, path, opts[k][1])
             if child is not None:
                 c, cpath, view = child
-                push(c, cpath, self.order(c, view), 0, self.distance(c, view))
+                push(c, cpath, self.options(c, view), 0, self.distance(c, view), cost + 2 * opts[k][0] + min(k, 2))
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
