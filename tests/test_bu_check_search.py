@@ -193,3 +193,11 @@ def test_check_from_a_turn_already_under_way(seed):
             for c in r.choices:
                 end = end.apply_text(c)
             assert stacks_of(end) == st
+
+
+def test_the_stress_bench_runs_and_finds_no_wrong_answer():
+    """bench.bu_check_stress (the note's independent figures) on a few small fields."""
+    from bench.bu_check_stress import run
+    fig = run(5, 3, cap=3000)
+    assert fig["positions"] == 3 and fig["claims"] > 30
+    assert fig["wrong"] == 0
