@@ -225,11 +225,21 @@ def _left(n: int) -> str:
 
 class BagScreen(ToolScreen):
     """Virtual bag: the sizes with their counts are the menu; OK draws one.
-    The drawn piece is shown big with Keep / Put back under it."""
+    The drawn piece is shown big with Keep / Put back under it; after either,
+    the cursor is back on the row that drew it, so drawing the same size again
+    is OK, OK (a size with nothing left: the first that has some)."""
 
     def __init__(self, session: Session):
         super().__init__(session)
         self.list = ChoiceList()
+        self.drew_from = 0  # the list's row of the last draw
+
+    def sync(self, rows: list[Item]) -> None:
+        default = 0
+        if self.state.held is None:
+            enabled = [i for i, it in enumerate(rows) if it.enabled]
+            default = self.drew_from if self.drew_from in enabled else (enabled[0] if enabled else 0)
+        self.list.sync(self.state.held, rows, default)
 
     def rows(self) -> list[Item]:
         st: BagState = self.state
@@ -249,7 +259,7 @@ class BagScreen(ToolScreen):
     def render(self, c: Canvas) -> None:
         st: BagState = self.state
         rows = self.rows()
-        self.list.sync(st.held, rows)
+        self.sync(rows)
         c.title(title_of(st.preset), _left(len(st.bag)))
         if st.held is not None:
             p = st.held
@@ -272,10 +282,12 @@ class BagScreen(ToolScreen):
 
     def on_game_key(self, key: Key, app: "App") -> None:
         rows = self.rows()
-        self.list.sync(self.state.held, rows)
+        self.sync(rows)
         if key == Key.OK and rows and not rows[self.list.index].enabled:
             app.message(_("No piece of that size is left in the bag."))
             return
+        if key == Key.OK and self.state.held is None:
+            self.drew_from = self.list.index
         self.list.key(key, rows, app)
 
 
