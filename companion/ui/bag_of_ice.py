@@ -54,16 +54,13 @@ from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, PlayersSetup, Report, draw_scoreboard, player_defaults
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, NumberPicker, Screen, item_text, stepped
+from . import words
+from .words import color_word, pips_text, size_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
 
 GAME = "bag_of_ice"
-SIZE_WORD = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
-COLOR_WORD = {Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"),
-              Color.CYAN: N_("cyan"), Color.PURPLE: N_("purple"), Color.BLUE: N_("blue"),
-              Color.BLACK: N_("black"), Color.WHITE: N_("white"), Color.ORANGE: N_("orange"),
-              Color.CLEAR: N_("clear")}
 COLS = WIDTH // CHAR_W  # 21 characters on a line from x=1
 TITLE_COLS = (WIDTH - 2) // CHAR_W  # 21 characters in a title bar
 TARGETS = list(range(10, 201, 10))  # B-6: 60 by default, a setting per game
@@ -76,14 +73,6 @@ HINT_WORD = {"draw": N_("draw"), "bank": N_("bank")}  # boi_odds/boi_win hint va
 
 
 # ---------------------------------------------------------------- text helpers
-
-
-def size_word(size: Size) -> str:
-    return _(SIZE_WORD[size])
-
-
-def color_word(color: Color) -> str:
-    return _(COLOR_WORD.get(color, color.value))
 
 
 def hint_word(hint: str) -> str:
@@ -131,14 +120,7 @@ def spread(left: str, right: str, width: int = COLS) -> list[str]:
 
 def face_words(face: DieFace) -> str:
     """A die face in words: ``small``, ``small or large`` (B-2)."""
-    if len(face.sizes) == 1:
-        return size_word(face.sizes[0])
-    a, b = face.sizes
-    return _("{a} or {b}").format(a=size_word(a), b=size_word(b))
-
-
-def pips_text(n: int) -> str:
-    return ngettext("{n} pip", "{n} pips", n).format(n=n)
+    return words.face_words(face.sizes)
 
 
 def name_of(st: BagOfIceState, seat: int | None) -> str:

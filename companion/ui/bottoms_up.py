@@ -39,7 +39,7 @@ from ..games.bottoms_up import (
     COLORS, BlueChoice, BottomsUpState, Kind, Phase, Place, Reveal, Secret, Step, StepKind,
     YellowChoice,
 )
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import _, ngettext, pgettext
 from ..io import Key
 from ..names import short_names
 from ..pieces import Color, Piece, Size
@@ -48,6 +48,7 @@ from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Menu, Screen, scrolled
+from .words import color_word, piece_color_word, piece_size_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -59,31 +60,10 @@ LINE_CHARS = WIDTH // CHAR_W  # 21
 ROW_CHARS = (WIDTH - 7) // CHAR_W  # 20: a menu row after the cursor arrow
 TITLE_CHARS = (WIDTH - 2) // CHAR_W  # 21: a title bar
 
-# The words of the screens (translated when drawn: French in the words of the rules).
-COLOR_WORDS = {Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"),
-               Color.BLUE: N_("blue"), Color.WHITE: N_("white"), Color.BLACK: N_("black")}
-SIZE_WORDS = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
-
-
-def color_word(c: Color) -> str:
-    """A color in words (``vert``): a secret color, a row of the grid."""
-    return _(COLOR_WORDS[c])
-
-
-_PIECE_COLOR: dict[Color, Callable[[], str]] = {
-    Color.RED: lambda: pgettext("piece", "red"), Color.YELLOW: lambda: pgettext("piece", "yellow"),
-    Color.GREEN: lambda: pgettext("piece", "green"), Color.BLUE: lambda: pgettext("piece", "blue"),
-    Color.WHITE: lambda: pgettext("piece", "white"), Color.BLACK: lambda: pgettext("piece", "black")}
-
-
-def piece_color_word(c: Color) -> str:
-    """A piece's color in words (French: the piece's gender, ``verte``)."""
-    return _PIECE_COLOR[c]()
-
 
 def piece_words(p: Piece) -> str:
     """``small red`` / ``petite rouge``: a piece in words where there is room."""
-    return _("{size} {color}").format(size=_(SIZE_WORDS[p.size]), color=piece_color_word(p.color))
+    return _("{size} {color}").format(size=piece_size_word(p.size), color=piece_color_word(p.color))
 
 
 def legend_lines() -> list[str]:

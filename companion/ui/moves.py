@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Move, State
-from ..i18n import N_, _, ngettext, pgettext
-from ..pieces import Size
+from ..i18n import N_, _, ngettext
 from .draw import plain
+from .words import color_word, face_words, piece_size_word, pips_text, size_word
 
-SIZE = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
 COMBO = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
 
 
@@ -40,14 +39,14 @@ def _boi(st: Any, m: Move) -> str | None:
     if isinstance(m, boi.Start):
         return _("{name} starts").format(name=_name(st.players, m.seat))
     if isinstance(m, boi.Face):
-        face = _face(m.face)
+        face = face_words(m.face.sizes)
         if st.phase == boi.Phase.ROLLOFF:
             return _("{name} rolls {face} in the roll-off").format(name=_name(st.players, st.roller), face=face)
         return _("{name} rolls {face}").format(name=who, face=face)
     if isinstance(m, boi.Roll):
         return _("{name} rolls the die").format(name=who)
     if isinstance(m, boi.PickSize):
-        return _("{name} picks {size}").format(name=who, size=_(SIZE[m.size]))
+        return _("{name} picks {size}").format(name=who, size=size_word(m.size))
     if isinstance(m, boi.Got):
         if m.piece.color == st.colors[0]:  # B-4: the bust color
             return _("{name} busts on {piece}").format(name=who, piece=m.piece)
@@ -61,25 +60,17 @@ def _boi(st: Any, m: Move) -> str | None:
     return None
 
 
-def _face(face: Any) -> str:
-    """A pyramid die face in words: ``small``, ``small or large`` (B-2)."""
-    sizes = [_(SIZE[z]) for z in face.sizes]
-    return sizes[0] if len(sizes) == 1 else _("{a} or {b}").format(a=sizes[0], b=sizes[1])
-
-
 def _tools(st: Any, m: Move) -> str | None:
     """The die, the bag and the start-player pick, in the screens' words."""
     from ..games import tools
-    from .screens import COLOR_WORDS
     if isinstance(m, tools.Roll):
         return _("roll the die")
     if isinstance(m, tools.Face):
-        pips = ngettext("{n} pip", "{n} pips", m.face.pips).format(n=m.face.pips)
-        return _("rolled {face} ({pips})").format(face=_face(m.face), pips=pips)
+        return _("rolled {face} ({pips})").format(face=face_words(m.face.sizes), pips=pips_text(m.face.pips))
     if isinstance(m, tools.Draw):
-        return _("draw a {size} piece").format(size=_(SIZE[m.size])) if m.size else _("draw a piece of any size")
+        return _("draw a {size} piece").format(size=size_word(m.size)) if m.size else _("draw a piece of any size")
     if isinstance(m, tools.Got):
-        return _("drew {color} {size}").format(color=_(COLOR_WORDS[m.piece.color]), size=_(SIZE[m.piece.size]))
+        return _("drew {color} {size}").format(color=color_word(m.piece.color), size=size_word(m.piece.size))
     if isinstance(m, tools.Keep):
         return _("kept the piece")
     if isinstance(m, tools.Return):
@@ -123,7 +114,7 @@ def _undercut(st: Any, m: Move) -> str | None:
         if m.seat is not None:
             return _("{name} passes: +1").format(name=_name(st.players, m.seat))
         if m.size is not None:
-            return _("{name} passes: +1, draws a {size}").format(name=who, size=pgettext("undercut piece", SIZE[m.size]))
+            return _("{name} passes: +1, draws a {size}").format(name=who, size=piece_size_word(m.size))
         return _("{name} passes: +1").format(name=who)
     if isinstance(m, uc.HandPips):  # U-13: the tiebreak's hand counts
         return ngettext("{name} holds {n} pip", "{name} holds {n} pips", m.pips).format(name=who, n=m.pips)

@@ -15,26 +15,21 @@ from ..config import change
 from ..errors import CompanionError
 from ..games import GAMES, TOOLS
 from ..games.tools import BAG_PRESETS, BagState, DieState, Draw, Keep, PickState, Refill, Return
-from ..i18n import LANGUAGES, N_, _, language, ngettext, pgettext
+from ..i18n import LANGUAGES, _, language, ngettext, pgettext
 from ..io import Key
-from ..pieces import Color, DieFace, Size
+from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen
 from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
+from .words import color_word, pips_text, size_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
 
 GAME_UIS = {name: f"companion.ui.{name}" for name in GAMES}
-SIZE_WORDS = {Size.SMALL: N_("small"), Size.MEDIUM: N_("medium"), Size.LARGE: N_("large")}
-COLOR_WORDS = {Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"),
-               Color.BLUE: N_("blue"), Color.BLACK: N_("black"), Color.WHITE: N_("white"),
-               Color.CYAN: N_("cyan"), Color.PURPLE: N_("purple"), Color.ORANGE: N_("orange"),
-               Color.CLEAR: N_("clear")}
-
 
 def game_ui(name: str):
     """The UI module of a game, or None while that game is not in this version."""
@@ -209,7 +204,7 @@ class DieScreen(ToolScreen):
         face = st.rolls[-1]
         draw_face(c, face, 2, 62)
         c.big(70, TITLE_H + 2, face.label, 2)
-        pips = ngettext("{n} pip", "{n} pips", face.pips).format(n=face.pips)
+        pips = pips_text(face.pips)
         c.text(min(70, WIDTH - CHAR_W * len(pips) - 1), TITLE_H + 26, pips)  # "3 encoches" is longer
         log = " ".join(f.label for f in reversed(st.rolls[-6:-1]))
         c.text(70, TITLE_H + 38, log[:9])
@@ -248,7 +243,7 @@ class BagScreen(ToolScreen):
             return lambda app: self.play(app, move)
         if st.held is not None:
             return [Item(_("Keep it"), play(Keep())), Item(_("Put it back"), play(Return()))]
-        rows = [Item(_(SIZE_WORDS[z]), play(Draw(z)), right=_left(st.bag.count_size(z)),
+        rows = [Item(size_word(z), play(Draw(z)), right=_left(st.bag.count_size(z)),
                      enabled=bool(st.bag.count_size(z))) for z in Size]
         rows.append(Item(_("any size"), play(Draw(None)), right=_left(len(st.bag)),
                          enabled=bool(st.bag)))
@@ -264,12 +259,12 @@ class BagScreen(ToolScreen):
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
-            word = _(COLOR_WORDS[p.color])
+            word = color_word(p.color)
             if len(word) <= 6:  # the large font holds six letters here
                 c.big(46, TITLE_H + 2, word, 2)
             else:  # "transparent": whole, in the small font
                 c.text(46, TITLE_H + 6, word)
-            c.text(46, TITLE_H + 22, _(SIZE_WORDS[p.size]))
+            c.text(46, TITLE_H + 22, size_word(p.size))
             for i, it in enumerate(rows):
                 y = 42 + 10 * i
                 if i == self.list.index:

@@ -44,15 +44,16 @@ from ..games.undercut_moves import (
     COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
     bid_value, canon,
 )
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, _, ngettext
 from ..io import Key
 from ..names import short_names
-from ..pieces import Color, Piece, Size
+from ..pieces import Piece, Size
 from ..session import Session
 from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
+from .words import piece_color_word as color_word, piece_size_word as size_word, pips_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -73,15 +74,6 @@ def ours(screen: Screen) -> Screen:
     return screen
 
 
-def size_word(size: Size) -> str:
-    """small / medium / large (petite, moyenne, grande: a pièce)."""
-    if size == Size.SMALL:
-        return pgettext("undercut piece", "small")
-    if size == Size.MEDIUM:
-        return pgettext("undercut piece", "medium")
-    return pgettext("undercut piece", "large")
-
-
 def size_count(n: int, size: Size) -> str:
     """``n`` pieces of one size: "2 small" (2 petites)."""
     if size == Size.SMALL:
@@ -89,18 +81,6 @@ def size_count(n: int, size: Size) -> str:
     if size == Size.MEDIUM:
         return ngettext("{n} medium", "{n} medium", n).format(n=n)
     return ngettext("{n} large", "{n} large", n).format(n=n)
-
-
-def color_word(color: Color) -> str:
-    """A color as an adjective of a piece (French: feminine, une pièce rouge/verte)."""
-    words = {
-        Color.RED: pgettext("undercut piece", "red"), Color.YELLOW: pgettext("undercut piece", "yellow"),
-        Color.GREEN: pgettext("undercut piece", "green"), Color.BLUE: pgettext("undercut piece", "blue"),
-        Color.BLACK: pgettext("undercut piece", "black"), Color.WHITE: pgettext("undercut piece", "white"),
-        Color.CYAN: pgettext("undercut piece", "cyan"), Color.PURPLE: pgettext("undercut piece", "purple"),
-        Color.ORANGE: pgettext("undercut piece", "orange"), Color.CLEAR: pgettext("undercut piece", "clear"),
-    }
-    return words.get(color, color.value)
 
 
 def piece_words(p: Piece) -> str:
@@ -115,10 +95,6 @@ def pieces_words(pieces) -> str:
 
 def combo_word(combo: str) -> str:
     return _(COMBO_WORD[combo])
-
-
-def pips_text(n: int) -> str:
-    return ngettext("{n} pip", "{n} pips", n).format(n=n)
 
 
 def pieces_count(n: int) -> str:
