@@ -75,17 +75,6 @@ def changed_runs(old: bytes, new: bytes, join: int = JOIN) -> list[tuple[int, in
 _NONZERO = re.compile(rb"[^\x00]+")
 
 
-def changed_range(old: bytes, new: bytes) -> tuple[int, int] | None:
-    """First and last index where two equal-length byte strings differ, or None."""
-    if old == new:
-        return None
-    n = len(new)
-    x = int.from_bytes(old, "big") ^ int.from_bytes(new, "big")
-    first = n - 1 - (x.bit_length() - 1) // 8
-    last = n - 1 - ((x & -x).bit_length() - 1) // 8
-    return first, last
-
-
 if TYPE_CHECKING:
     class _LumaDevice:
         """What the mixin uses of the luma device it is combined with (luma ships no types)."""

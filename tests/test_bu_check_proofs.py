@@ -69,7 +69,7 @@ def test_an_option_proven_hopeless_never_ends_with_the_claim(seed):
         for st in claims:
             table = [" ".join(map(str, x)) for x in st]
             srch = bu_check._Search(s, bu_check.parse_table(table), 200, 300, float("inf"))
-            dead = srch.hopeless(s, bu_check._view(s))
+            dead = srch.hopeless(s, bu_check._Look(s))
             for m in dead:
                 fired += 1
                 after = s.apply(m)
@@ -87,7 +87,7 @@ def test_two_equal_idle_stacks_are_one_destination():
     s = position({"players": P4}, ["wS", "gS", "gS", "rS"]).apply_text("place yL on A")
     assert s.pending is not None and s.pending.kind == "yellow"
     srch = bu_check._Search(s, bu_check.parse_table(["gS wS", "gS", "rS", "yL"]), 200, 300, float("inf"))
-    offered = [str(m) for _, m in srch.options(s, bu_check._view(s))]
+    offered = [str(m) for _, m in srch.options(s, bu_check._Look(s))]
     assert sorted(offered) == ["yellow B", "yellow D", "yellow open"]
     b, c = s.apply_text("yellow B"), s.apply_text("yellow C")
     assert bu_check.canonical_key(b) == bu_check.canonical_key(c)

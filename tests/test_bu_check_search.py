@@ -127,13 +127,13 @@ def test_claim_guided_order_tries_the_claims_choices_first():
     s = position({"players": P4}, ["yS", "rS", "gS", "kS", "wM"]).apply_text("place yL on A")
     want = bu_check.parse_table(["yL", "rS", "gS yS", "kS", "wM"])
     srch = bu_check._Search(s, want, 200, 100, float("inf"))
-    order = [str(m) for _, m in srch.order(s, bu_check._view(s))]
+    order = [str(m) for _, m in srch.order(s, bu_check._Look(s))]
     assert order[0] == "yellow C" and order[-1] != "yellow C"
     # white under blue takes blue's effect (BU-8 item 5): the table's gS starts a stack with it
     s = position({"players": P4}, ["wS", "yM"]).apply_text("place bS on A")
     assert s.pending is not None and s.pending.kind == "blue"
     srch = bu_check._Search(s, bu_check.parse_table(["gS bS", "yM"]), 200, 100, float("inf"))
-    scored = [(score, str(m)) for score, m in srch.order(s, bu_check._view(s))]
+    scored = [(score, str(m)) for score, m in srch.order(s, bu_check._Look(s))]
     assert scored[0] == (0, "blue g")
     assert dict((m, sc) for sc, m in scored)["blue y"] == 2  # a color the table holds, not that piece
     assert scored[-1][0] == 3                                 # a color the table does not hold

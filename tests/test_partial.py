@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from luma.core.interface.serial import i2c
 
 from bench.bus import RecordingBus, ideal_bytes, pages
-from hardware.partial import PartialSH1106, PartialSSD1306, changed_range, changed_runs, pack_pages
+from hardware.partial import PartialSH1106, PartialSSD1306, changed_runs, pack_pages
 
 from .oled_model import ControllerModel
 
@@ -47,21 +47,6 @@ def test_pack_pages_matches_a_pixel_by_pixel_packing():
     px = img.load()
     expected = [bytes(sum(1 << b for b in range(8) if px[x, p * 8 + b]) for x in range(128)) for p in range(8)]
     assert pack_pages(img, 8) == expected == pages(img)
-
-
-def test_changed_range():
-    a = bytes(128)
-    assert changed_range(a, a) is None
-    b = bytearray(a)
-    b[5] = 1
-    b[77] = 9
-    assert changed_range(a, bytes(b)) == (5, 77)
-    b = bytearray(a)
-    b[0] = 1
-    assert changed_range(a, bytes(b)) == (0, 0)
-    b = bytearray(a)
-    b[127] = 128
-    assert changed_range(a, bytes(b)) == (127, 127)
 
 
 @pytest.mark.parametrize("kind, cls, offset", DRIVERS)

@@ -197,11 +197,6 @@ def canonical_key(s: BottomsUpState) -> tuple:
     return _key(s, _Look(s))
 
 
-def _view(s: BottomsUpState) -> _Look:
-    """The position read once (``_Look``) for the order, the distance and the cuts."""
-    return _Look(s)
-
-
 @dataclass(frozen=True)
 class Difference:
     """The first difference between the rules' field and the table's, as data
@@ -655,7 +650,7 @@ class _Search:
         """The one child-expansion step of both phases: option ``m`` of ``s``'s
         pending choice, counted against the budget. Returns the child when it
         is open, new (``canonical_key``) and not cut (``_Target.why_not``), as
-        ``(child, its path, its view)`` (the field counted once, ``_view``);
+        ``(child, its path, its view)`` (the field counted once, ``_Look``);
         raises ``_Found`` when it ends with the table's field."""
         self.tick()
         child, cpath = s.apply(m), path + (str(m),)
@@ -856,7 +851,7 @@ class _Search:
             return self.result(False, True, reason)
         self.seen.add(canonical_key(start))
         try:
-            level = self.breadth_first([(start, (), _view(start))], self.max_positions // BFS_SHARE)
+            level = self.breadth_first([(start, (), _Look(start))], self.max_positions // BFS_SHARE)
             if level:
                 self.best_first(level)
             return self.result(False, not self.cut)
