@@ -281,7 +281,7 @@ class BagScreen(ToolScreen):
         if key == Key.OK and rows and not rows[self.list.index].enabled:
             app.message(_("No piece of that size is left in the bag."))
             return
-        if key == Key.OK and self.state.held is None:
+        if key == Key.OK and self.state.held is None and self.list.index <= len(Size):  # a size or "any size"
             self.drew_from = self.list.index
         self.list.key(key, rows, app)
 
