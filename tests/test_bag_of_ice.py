@@ -311,3 +311,15 @@ def test_doc_example_replays_to_the_stated_result():
     ]
     assert st["rolloff"] == [[{"seat": 0, "face": "S/M", "pips": 3}, {"seat": 1, "face": "M/L", "pips": 5}]]
     assert st["drawn"] == ["yL", "yM", "yS"] and st["bag_count"] == 18
+
+
+def test_a_bust_with_nothing_to_lose_says_bust_not_lost_0():
+    """A turn that busted on its first draw lost nothing: its history line says
+    "bust", not "lost 0" (French showed "perdu, -0")."""
+    from companion.games.bag_of_ice import TurnResult, new_game
+    from companion.ui.bag_of_ice import turn_line
+    from companion.pieces import Piece
+
+    st = new_game({"players": ["Ann", "Bob"]})
+    t = TurnResult(turn=3, seat=0, score=0, pieces=(Piece.parse("rM"),), bust_on="rM")
+    assert turn_line(3, t, st) == "turn 3: bust"

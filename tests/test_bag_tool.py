@@ -43,3 +43,27 @@ def test_a_size_with_nothing_left_puts_the_cursor_on_the_first_with_some(tmp_pat
     assert screen.list.index == 0 and rows[0].enabled  # small, not the empty large row
     app.handle(Key.OK)
     assert screen.state.held is not None  # OK draws at once, no "nothing left" message
+
+
+def test_refill_counts_its_kept_pieces_with_the_right_plural_in_french(tmp_path):
+    """ "Remplir : 1 gardée", "Remplir : 2 gardées" (issue 13's correct plurals;
+    it said "1 gardées")."""
+    import dataclasses
+
+    from companion import i18n
+    from companion.config import Settings
+    from companion.ui import draw
+
+    old = i18n.language()
+    try:
+        app = make_app(tmp_path, settings=dataclasses.replace(Settings(), language="fr"))
+        press(app, "down,ok,down,ok,ok")  # Outils, Sac, the first preset
+        assert isinstance(app.top, BagScreen)
+        draw.DRAWN = []
+        press(app, "ok,ok")  # draw a small, keep it
+        assert "Remplir : 1 gardée" in draw.DRAWN, draw.DRAWN
+        press(app, "ok,ok")
+        assert "Remplir : 2 gardées" in draw.DRAWN, draw.DRAWN
+    finally:
+        draw.DRAWN = None
+        i18n.set_language(old)

@@ -112,3 +112,50 @@ def test_no_box_is_drawn_over_a_secret_color_in_view(tmp_path):
     boxed = app.frame()
     blank = boxed.crop((0, 0, boxed.width, box_top(boxed))).getbbox()
     assert blank is None  # nothing of the screen under it is drawn
+
+
+def rule_under_title(img) -> int:
+    """The first row under the title bar lit from edge to edge (a box's rule)."""
+    from companion.ui.draw import TITLE_H
+
+    px = img.load()
+    return next(y for y in range(TITLE_H - 1, HEIGHT) if all(px[x, y] for x in range(img.width)))
+
+
+def test_a_box_never_cuts_a_name_in_the_large_font_in_two():
+    """A question over a screen with a large name under its title (Undercut's
+    bidder, Bottoms Up's "Take a piece"): the rule goes up to the first blank
+    row above the name, which is then covered whole, not sliced (issue 13)."""
+    from companion.ui.draw import TITLE_H, Canvas
+
+    c = Canvas()
+    c.title("Bid or pass")
+    c.center(TITLE_H + 1, "P4", scale=2)  # rows 12..31
+    before = c.image.copy()
+    y0 = c.box(4)  # four lines: the plain rule would fall at y0 - 3, through the name
+    rule = rule_under_title(c.image)
+    assert rule < y0 - 3
+    assert before.crop((0, rule, before.width, rule + 1)).getbbox() is None  # nothing lay across it
+    assert same_above(before, c.image, rule)  # above the rule, the screen as it was
+    below = c.image.crop((0, rule + 1, c.image.width, y0))
+    assert below.getbbox() is None  # the rest of the name is covered, not left in slices
+
+
+def test_a_box_over_plain_text_rows_keeps_its_rule_where_it_was():
+    from companion.ui.draw import Canvas
+
+    c = Canvas()
+    c.title("Menu")
+    for i in range(5):
+        c.row(i, f"row {i} text")
+    y0 = c.box(4)
+    assert rule_under_title(c.image) == y0 - 3
+
+
+def test_french_punctuation_never_starts_a_line():
+    from companion.ui.draw import wrap
+
+    assert wrap("Annuler : P1 garde 0 ?", 21) == ["Annuler : P1 garde", "0 ?"]
+    assert wrap("dé : petite ou moyenne, par taille :", 21) == ["dé : petite ou", "moyenne, par taille :"]
+    for line in wrap("Annuler : P1 garde 0 ? « oui » ; non !", 10):
+        assert line.split()[0] not in {"?", "!", ":", ";", "»"}

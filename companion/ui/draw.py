@@ -123,10 +123,15 @@ class Canvas:
         message, a question): cleared, under a rule that falls just below the
         screen's row above it, the screen it answers still in view above. Returns
         the y of its first line. Only the box's pages change on the display bus
-        (issue 13)."""
+        (issue 13). The rule never cuts through what is drawn above it (a name in
+        the large font): it goes up to the nearest blank pixel row, at most to the
+        one under the title bar."""
         y0 = max(BOX_TOP, HEIGHT - lines * LINE_H)
-        self.d.rectangle((0, y0 - 3, WIDTH - 1, HEIGHT - 1), fill=0)
-        self.d.line((0, y0 - 3, WIDTH - 1, y0 - 3), fill=1)
+        rule = y0 - 3
+        while rule > TITLE_H - 1 and self.image.crop((0, rule, WIDTH, rule + 1)).getbbox() is not None:
+            rule -= 1
+        self.d.rectangle((0, rule, WIDTH - 1, HEIGHT - 1), fill=0)
+        self.d.line((0, rule, WIDTH - 1, rule), fill=1)
         return y0
 
     def row(self, i: int, s: str, *, selected: bool = False, x: int = 7) -> None:
@@ -193,11 +198,31 @@ def fit(s: str, n: int) -> str:
     return s[: max(0, n - 1)] + "~"
 
 
+CLINGS_LEFT = frozenset("?!:;»")  # French sets these after a space; never alone at a line's start
+CLINGS_RIGHT = frozenset("«")
+
+
+def words(para: str, width: int) -> list[str]:
+    """The words of ``para`` for wrapping: a lone ``?``, ``!``, ``:``, ``;`` or
+    ``»`` stays with the word before it and ``«`` with the word after it
+    (French typography puts a space there: "Annuler : P1 garde 0 ?"), when
+    the two fit on a line of ``width``."""
+    out: list[str] = []
+    glue = False
+    for w in para.split():
+        if out and (glue or w in CLINGS_LEFT) and len(out[-1]) + 1 + len(w) <= width:
+            out[-1] += " " + w
+        else:
+            out.append(w)
+        glue = w in CLINGS_RIGHT
+    return out
+
+
 def wrap(text: str, width: int) -> list[str]:
     out: list[str] = []
     for para in text.split("\n"):
         line = ""
-        for word in para.split():
+        for word in words(para, width):
             while len(word) > width:
                 if line:
                     out.append(line)

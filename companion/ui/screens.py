@@ -248,7 +248,8 @@ class BagScreen(ToolScreen):
         rows.append(Item(_("any size"), play(Draw(None)), right=_left(len(st.bag)),
                          enabled=bool(st.bag)))
         if st.kept:
-            rows.append(Item(_("Refill: {n} kept").format(n=len(st.kept)), play(Refill())))
+            rows.append(Item(ngettext("Refill: {n} kept", "Refill: {n} kept", len(st.kept)).format(n=len(st.kept)),
+                              play(Refill())))
         return rows
 
     def render(self, c: Canvas) -> None:
