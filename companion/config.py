@@ -17,7 +17,7 @@ idle_blank_s       300        blank the OLED after this many idle seconds; 0 = n
 rotation           0          0 or 180 degrees
 hold_time          0.8        seconds a press must last to count as a hold
 seed               ""         integer seed for reproducible draws; "" = random
-players            []         player names offered at game setup
+players            []         player names offered at game setup (NFC, each cut to 12 characters)
 boi_hints          true       Bag of Ice: show the bank/draw hint (B-9)
 boi_advice         "win"      Bag of Ice advice: "win" (the chance to win, B-10, two players) or "score" (B-9)
 bu_lone_pieces     false      Bottoms Up house rule: lone pieces score (BU-11)
@@ -36,6 +36,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .errors import ConfigError
+from .names import clean_name
 
 
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000)
@@ -58,6 +59,18 @@ class Settings:
     serial_baud: int = 115200
     read_only: bool = True
     language: str = ""
+
+    def __post_init__(self) -> None:
+        # names enter here too (the config file, the serial console): cleaned as
+        # the keyboard cleans them (NFC, at most NAME_MAX characters), empty and
+        # repeated ones dropped, so every screen gets names it can lay out (issue 13)
+        kept: list[str] = []
+        for n in self.players:
+            c = clean_name(n)
+            if c and c not in kept:
+                kept.append(c)
+        if tuple(kept) != tuple(self.players):
+            object.__setattr__(self, "players", tuple(kept))
 
     def seed_value(self) -> int | None:
         return int(self.seed) if str(self.seed).strip().lstrip("-").isdigit() else None

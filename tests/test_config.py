@@ -41,3 +41,16 @@ def test_search_order_prefers_user_over_system(tmp_path, monkeypatch):
     assert paths == [str(tmp_path / "companion" / "companion.toml"), "/etc/companion/companion.toml"]
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "x.toml"))
     assert config.candidate_paths()[0] == str(tmp_path / "x.toml")
+
+
+def test_names_from_the_config_file_are_cleaned_like_typed_ones():
+    """A name in the settings enters the screens like a typed one: NFC, at most
+    NAME_MAX characters (issue 13: every screen lays out 12), no empty or
+    repeated name (a 15-character name cut the hand screen's title)."""
+    from companion.config import Settings, from_dict
+    from companion.names import NAME_MAX
+
+    s = from_dict({"players": ["Alexandra-Marie", "  Ann  ", "Ann", "", "Cafe\u0301"]})
+    assert s.players == ("Alexandra-Ma", "Ann", "Café")
+    assert all(len(n) <= NAME_MAX for n in s.players)
+    assert Settings(players=("Łukasz Wiśniewski",)).players == ("Łukasz Wiśni",)

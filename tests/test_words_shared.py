@@ -98,3 +98,17 @@ def test_language_is_chosen_in_settings_and_applies_from_the_next_screen(tmp_pat
     assert [it.label for it in app.top.items][:2] == ["Nouvelle partie", "Outils"]
     press(app, "down,down,down,ok,ok")  # back to English, each language named in itself
     assert app.settings.language == "en" and app.top.items[0].right == "English"
+
+
+def test_text_in_the_large_font_past_the_right_edge_is_counted_as_clipped():
+    """The large font cuts as silently as the small one would: 11 characters at
+    2x are 132 pixels. The clip log counts it, so the bench and the screen tests
+    see it (issue 13)."""
+    from companion.ui.draw import CLIPS, Canvas
+
+    CLIPS.reset()
+    c = Canvas()
+    c.big(0, 0, "ABCDEFGHIJ", 2)  # 120 px: fits
+    c.center(20, "Konstantinos", scale=2)  # 144 px: does not
+    assert CLIPS.count == 1 and CLIPS.examples == ["Konstantinos"]
+    CLIPS.reset()

@@ -94,6 +94,8 @@ class Canvas:
     def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
         if DRAWN is not None:
             DRAWN.append(s)
+        if x + CHAR_W * scale * len(s) > WIDTH + scale:  # past the right edge: cut, counted
+            CLIPS.add(s)
         g = _big_glyphs(s, scale)
         if invert:
             self.d.rectangle((x, y, x + g.width - 1, y + g.height - 1), fill=1)
