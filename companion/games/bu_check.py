@@ -304,6 +304,7 @@ class _Target:
         self.need = Counter("".join(self.stacks))
         self.colors = Counter(_COLOR_OF[ch] for ch in self.need.elements())
         self._black_ok: dict[tuple, tuple | None] = {}
+        self._patterns: dict[str, tuple] = {}  # an idle group's pieces -> its black pattern
 
     def why_not(self, s: BottomsUpState, look: _Look | None = None) -> str | None:
         """A reason the table's field cannot be the end of ``s``'s cascade, or
@@ -342,17 +343,26 @@ class _Target:
 
     def _black(self, s: BottomsUpState, look: _Look) -> str | None:
         patterns = []
+        cur = s.cursor.gid if s.cursor is not None else None
+        pend = s.pending.gid if s.pending is not None else None
         for g in s.groups:
             pcs = look.codes[g.gid]
             if _BLACKS.isdisjoint(pcs):
                 continue
-            pattern = _black_pattern(s, g, pcs)
+            if g.gid in (cur, pend):
+                pattern = _black_pattern(s, g, pcs)
+            elif pcs in self._patterns:  # an idle group's pattern depends on its pieces only
+                pattern = self._patterns[pcs]
+            else:
+                pattern = self._patterns[pcs] = _black_pattern(s, g, pcs)
             patterns.append((g.label, pattern))
         if not patterns:
             return None
-        key = tuple(sorted((p for _, p in patterns), key=_pattern_order))
+        # a cache key of the multiset of patterns (hash order: cheap, one process only);
+        # the matching sees them in an order that is the same in every process
+        key = tuple(sorted((p for _, p in patterns), key=hash))
         if key not in self._black_ok:
-            self._black_ok[key] = self._black_match(list(key))
+            self._black_ok[key] = self._black_match(sorted(key, key=_pattern_order))
         bad = self._black_ok[key]
         if bad is None:
             return None
@@ -770,6 +780,7 @@ class _Search:
         for st in self.target:
             self.by_len.setdefault(len(st), []).append(st)
         self._like: dict[tuple, tuple] = {}  # (stack, stash) -> the table's stacks a pass may give
+        self._stash_pieces: dict[str, Counter] = {}  # a stash string, counted by piece
         self.max_choices = max_choices
         self.max_positions = max_positions
         self.deadline = deadline
@@ -937,7 +948,10 @@ class _Search:
         key = (stack, stash)
         like = self._like.get(key)
         if like is None:
-            guess = _predict_pass(_pieces(stack), Counter(_PIECE_OF[ch] for ch in stash))
+            pieces = self._stash_pieces.get(stash)
+            if pieces is None:
+                pieces = self._stash_pieces[stash] = Counter(_PIECE_OF[ch] for ch in stash)
+            guess = _predict_pass(_pieces(stack), pieces)
             like = self._like[key] = () if not guess else tuple(
                 st for st in self.by_len.get(len(guess), ()) if _like(guess, _pieces(st)))
         return any(self.target[st] > field[st] for st in like)
