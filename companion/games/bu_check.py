@@ -19,15 +19,23 @@ names. A search, not a listing: positions are merged on a canonical form
 without labels or internal ids (two identical lone pieces are one
 destination); positions that provably cannot end with the table's field are
 cut (``_Target``: destroyed pieces never come back, black pieces never move
-or change and nothing is ever put under a piece, no color appears without
-blue...), and an option is never applied when a proof shows it cannot end
+or change and nothing is ever put under a piece, so what lies under a black
+is a closed system whose every future content is listed
+(``_segment_closure``), no color appears without blue...), and an option is never applied when a proof shows it cannot end
 with the table's field (``_Search.hopeless``: once no yellow move can
 happen any more, every stack not being recalculated stays as it is);
 breadth first for the fewest choices, then best first guided by the
 table's field (``_Search``): the choices that build one of its stacks
-(directly, or by a guess at the pass of the stack a piece lands on), that
-change a stack it does not show or that give a piece it has, first, in a
-limited-discrepancy order. Each position is read once (``_Look``), its
+(directly, or by a guess at the pass of the stack a piece lands on) without
+breaking one it shows, that change a stack it does not show or that give a
+piece it has, first, in a limited-discrepancy order (the cost of a path
+counts every choice that leaves that order, from the first choice on).
+The budget is counted in positions, never in seconds: the same answer on
+every machine. What it cannot settle within the budget it says so
+("not found up to N choices"): mostly fields where yellow and white
+pieces pass each other on without end (BU-8 items 4, 5; BU-9), whose
+cascades reach tens of thousands of positions and where only the blacks and
+the supply bound what the table may show. Each position is read once (``_Look``), its
 stacks written one character a piece.
 """
 from __future__ import annotations
@@ -286,12 +294,20 @@ class _Target:
     * black (BU-8 items 1, 2): a black piece is never affected, so it never
       changes, never leaves its group and groups never merge; pieces only
       arrive on top of a group. A group holding black pieces ends as one of
-      the table's stacks that holds them in the same order, with at most as
-      many pieces below the first one and between two of them as now.
-      The piece directly below a black one is fixed too when it is the
-      bottom piece or sits on a black one: its upper piece is black (no
-      effect, item 2), it is never the upper piece of a white (item 5: the
-      piece below it is black or nothing), and nothing ever comes between;
+      the table's stacks that holds them in the same order (a matching: two
+      such groups never end as one stack). Under each black, down to the
+      black below or the bottom, lies a closed segment: nothing is ever put
+      into it, the black above it has no effect on it (item 2) and the piece
+      under it is black or nothing (never a white taking item 5's effect
+      from it), and its pieces change or leave only in the passes over their
+      own stack (BU-7). So the segment ends as one of the contents that any
+      number of passes (BU-9 sets no limit) can make of it, with any choices
+      and whatever the stash holds (``_segment_closure``: every replacement
+      may or may not be there, so a superset of the truth). A segment in the
+      middle of a pass (it holds the pending piece, or the current pass has
+      visited part of it) or with too many contents is bounded by its count
+      of pieces only. A segment of one piece never changes (its upper is
+      black, nothing is below it);
     * colors: effects come only from the colors on the field (an upper
       piece's color, or a white's reflection of the lower piece's own color).
       With no blue piece no piece changes color and no new color appears;
