@@ -476,8 +476,12 @@ def _black_pattern(s: BottomsUpState, g: Any, pcs: str) -> tuple:
     return tuple(out)
 
 
-_CLOSURE_CAP = 400
-"""``_segment_closure`` gives up beyond this many contents (the count of pieces still bounds them)."""
+_CLOSURE_CAP = 80
+"""``_segment_closure`` gives up beyond this many contents (the count of pieces still bounds them)..."""
+_CLOSURE_WORK = 3000
+"""... or beyond this many states of passes in all (a few milliseconds here at most)."""
+_SEGMENT_MAX = 6
+"""``_segment_closure`` is not tried on longer segments (the count of pieces still bounds them)."""
 
 
 def _effect_outcomes(color: Color, ch: str) -> Sequence[str | None]:
@@ -503,8 +507,16 @@ def _pattern_order(pattern: tuple) -> tuple:
             tuple((0, spec, "") if isinstance(spec, int) else (1, spec[1], spec[2]) for spec, _ in pattern))
 
 
+_PASS_CAP = 300
+"""``_one_pass`` gives up beyond this many states of a pass (blue choices multiply them)."""
+
+
+class _TooMany(Exception):
+    pass
+
+
 @functools.lru_cache(maxsize=4096)
-def _one_pass(seg: str) -> frozenset[str]:
+def _one_pass(seg: str) -> tuple[frozenset[str], int] | None:
     """Every content a recalculation pass (BU-7, BU-8) can leave of ``seg``,
     a segment of a stack with a black piece directly above it, whatever the
     choices and the stash. The black above has no effect (item 2) and the
@@ -512,42 +524,56 @@ def _one_pass(seg: str) -> frozenset[str]:
     does to the segment exactly this: its pieces visited bottom to top in the
     noted order, one that left skipped, a replacement keeping its place, the
     upper piece of item 5 taking its own effect right after the lower one
-    and keeping its turn (BU-7 as amended)."""
+    and keeping its turn (BU-7 as amended). With the count of states the
+    pass went through; ``None`` when there are more than ``_PASS_CAP``."""
     results: set[str] = set()
     n = len(seg)
-    todo: list[tuple[tuple[tuple[int, str], ...], int, int]] = [(tuple(enumerate(seg)), 0, -1)]
-    while todo:
-        pcs, idx, u = todo.pop()
-        if u >= 0:  # item 5, second half: the upper piece takes its own effect
-            i = next((k for k, (sl, _) in enumerate(pcs) if sl == u), None)
-            if i is None:  # pragma: no cover - only the lower piece was affected
-                todo.append((pcs, idx + 1, -1))
+    seen: set[tuple] = set()
+    todo: list[tuple[tuple[tuple[int, str], ...], int, int]] = []
+
+    def push(pcs: tuple, idx: int, u: int) -> None:
+        state = (pcs, idx, u)
+        if state not in seen:
+            if len(seen) >= _PASS_CAP:
+                raise _TooMany
+            seen.add(state)
+            todo.append(state)
+
+    try:
+        push(tuple(enumerate(seg)), 0, -1)
+        while todo:
+            pcs, idx, u = todo.pop()
+            if u >= 0:  # item 5, second half: the upper piece takes its own effect
+                i = next((k for k, (sl, _) in enumerate(pcs) if sl == u), None)
+                if i is None:  # pragma: no cover - only the lower piece was affected
+                    push(pcs, idx + 1, -1)
+                    continue
+                for o in _effect_outcomes(_COLOR_OF[pcs[i][1]], pcs[i][1]):
+                    push(_put(pcs, i, o), idx + 1, -1)
                 continue
-            col = _COLOR_OF[pcs[i][1]]
-            for o in _effect_outcomes(col, pcs[i][1]):
-                todo.append((_put(pcs, i, o), idx + 1, -1))
-            continue
-        if idx >= n:
-            results.add("".join(ch for _, ch in pcs))
-            continue
-        i = next((k for k, (sl, _) in enumerate(pcs) if sl == idx), None)
-        if i is None or i == len(pcs) - 1:  # gone, or under the black: nothing (item 2)
-            todo.append((pcs, idx + 1, -1))
-            continue
-        low, up = pcs[i][1], pcs[i + 1][1]
-        lc, uc = _COLOR_OF[low], _COLOR_OF[up]
-        if lc == Color.BLACK or uc == Color.BLACK or (lc == Color.WHITE and uc == Color.WHITE):
-            todo.append((pcs, idx + 1, -1))
-        elif uc == Color.WHITE:  # item 4: the lower piece takes its own effect
-            for o in _effect_outcomes(lc, low):
-                todo.append((_put(pcs, i, o), idx + 1, -1))
-        elif lc == Color.WHITE:  # item 5: the lower takes the upper's effect, then the upper its own
-            for o in _effect_outcomes(uc, low):
-                todo.append((_put(pcs, i, o), idx, pcs[i + 1][0]))
-        else:
-            for o in _effect_outcomes(uc, low):
-                todo.append((_put(pcs, i, o), idx + 1, -1))
-    return frozenset(results)
+            if idx >= n:
+                results.add("".join(ch for _, ch in pcs))
+                continue
+            i = next((k for k, (sl, _) in enumerate(pcs) if sl == idx), None)
+            if i is None or i == len(pcs) - 1:  # gone, or under the black: nothing (item 2)
+                push(pcs, idx + 1, -1)
+                continue
+            low, up = pcs[i][1], pcs[i + 1][1]
+            lc, uc = _COLOR_OF[low], _COLOR_OF[up]
+            if lc == Color.BLACK or uc == Color.BLACK or (lc == Color.WHITE and uc == Color.WHITE):
+                push(pcs, idx + 1, -1)
+            elif uc == Color.WHITE:  # item 4: the lower piece takes its own effect
+                for o in _effect_outcomes(lc, low):
+                    push(_put(pcs, i, o), idx + 1, -1)
+            elif lc == Color.WHITE:  # item 5: the lower takes the upper's effect, then the upper its own
+                for o in _effect_outcomes(uc, low):
+                    push(_put(pcs, i, o), idx, pcs[i + 1][0])
+            else:
+                for o in _effect_outcomes(uc, low):
+                    push(_put(pcs, i, o), idx + 1, -1)
+    except _TooMany:
+        return None
+    return frozenset(results), len(seen)
 
 
 def _put(pcs: tuple, i: int, o: str | None) -> tuple:
@@ -563,11 +589,22 @@ def _segment_closure(seg: str) -> frozenset[str] | None:
     system, since a black never moves or changes and has no effect (BU-8
     items 1, 2), nothing is ever put under a piece (a yellow move lands on
     top, BU-8) and a piece changes or leaves only in a pass over its own
-    stack (BU-7). ``None`` when there are more than ``_CLOSURE_CAP``."""
+    stack (BU-7). ``None`` when there are more than ``_CLOSURE_CAP``, or
+    listing them takes more than ``_CLOSURE_WORK`` states of passes
+    (``_one_pass``), or ``seg`` is longer than ``_SEGMENT_MAX``."""
+    if len(seg) > _SEGMENT_MAX:
+        return None
     seen = {seg}
     todo = [seg]
+    work = 0
     while todo:
-        for nxt in _one_pass(todo.pop()):
+        after = _one_pass(todo.pop())
+        if after is None:
+            return None
+        work += after[1]
+        if work > _CLOSURE_WORK:
+            return None
+        for nxt in after[0]:
             if nxt not in seen:
                 seen.add(nxt)
                 if len(seen) > _CLOSURE_CAP:
