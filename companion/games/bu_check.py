@@ -21,22 +21,24 @@ destination); positions that provably cannot end with the table's field are
 cut (``_Target``: destroyed pieces never come back, black pieces never move
 or change and nothing is ever put under a piece, so what lies under a black
 is a closed system whose every future content is listed
-(``_segment_closure``), no color appears without blue...), and an option is never applied when a proof shows it cannot end
-with the table's field (``_Search.hopeless``: once no yellow move can
-happen any more, every stack not being recalculated stays as it is);
-breadth first for the fewest choices, then best first guided by the
-table's field (``_Search``): the choices that build one of its stacks
-(directly, or by a guess at the pass of the stack a piece lands on) without
-breaking one it shows, that change a stack it does not show or that give a
-piece it has, first, in a limited-discrepancy order (the cost of a path
-counts every choice that leaves that order, from the first choice on).
+(``_segment_closure``), no color appears without blue...), and an option is
+never applied when a proof shows it cannot end with the table's field
+(``_Search.hopeless``: once no yellow move can happen any more, every stack
+not being recalculated stays as it is); breadth first for the fewest
+choices, then best first guided by the table's field (``_Search``): the
+choices that build one of its stacks (directly, or by a guess at the pass of
+the stack a piece lands on) without breaking one it shows, that change a
+stack it does not show or that give a piece it has, first, in a
+limited-discrepancy order (the cost of a path counts every choice that
+leaves that order, from the first choice on). Each position is read once
+(``_Look``), its stacks written one character a piece.
+
 The budget is counted in positions, never in seconds: the same answer on
-every machine. What it cannot settle within the budget it says so
-("not found up to N choices"): mostly fields where yellow and white
-pieces pass each other on without end (BU-8 items 4, 5; BU-9), whose
-cascades reach tens of thousands of positions and where only the blacks and
-the supply bound what the table may show. Each position is read once (``_Look``), its
-stacks written one character a piece.
+every machine. What the search cannot settle within it, it says so ("not
+found up to N choices"): mostly fields where yellow and white pieces pass
+each other on without end (BU-8 items 4, 5; BU-9), whose cascades reach tens
+of thousands of positions and where only the blacks and the supply bound
+what the table may show.
 """
 from __future__ import annotations
 
@@ -391,7 +393,6 @@ class _Target:
                     f" (BU-8 item 2)")
         else:
             also = "; what lies under a black changes only in its own stack's passes (BU-7, BU-8 item 2)" if closed else ""
-
         return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1){also} "
                 f"and no stack of the table can be what {label} becomes")
 
@@ -884,9 +885,13 @@ class _Search:
         A blue choice: first the colors that build a prefix of one of the
         table's stacks, then those giving a piece the table has more of than
         the field, then a color the table holds at all. A yellow destination:
-        first one that builds a prefix of a table's stack, then a group that
-        has to change (its stack is not in the table), or open space when the
-        table has that lone piece; a group the table shows as it is, last."""
+        first one that builds a prefix of a table's stack (or whose pass may
+        give one the field lacks) on a group the table does not need as it
+        is, or open space when the table has that lone piece; then the same
+        on a group the table shows as it is (the landing breaks it, so it is
+        only a trade) or a group that has to change anyway (the field has
+        more of its stack than the table); a group the table shows as it is,
+        with nothing to build, last."""
         pend = s.pending
         at = s.pending_at()
         assert pend is not None and at is not None
@@ -918,7 +923,7 @@ class _Search:
                 lose = field[d] <= self.target[d]
                 if d + ch in self.prefixes or self.wanted(d + ch, view.stash, field):
                     score = 1 if lose else 0
-                else:  # 1: the field has more of that stack than the table, so one has to change
+                else:
                     score = 3 if lose else 1
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
