@@ -477,10 +477,10 @@ def _black_pattern(s: BottomsUpState, g: Any, pcs: str) -> tuple:
     return tuple(out)
 
 
-_CLOSURE_CAP = 80
+_CLOSURE_CAP = 200
 """``_segment_closure`` gives up beyond this many contents (the count of pieces still bounds them)..."""
-_CLOSURE_WORK = 3000
-"""... or beyond this many states of passes in all (a few milliseconds here at most)."""
+_CLOSURE_WORK = 10000
+"""... or beyond this many states of passes in all (at most about 6 ms here, once per segment: cached)."""
 _SEGMENT_MAX = 6
 """``_segment_closure`` is not tried on longer segments (the count of pieces still bounds them)."""
 
