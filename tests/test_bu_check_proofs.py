@@ -43,7 +43,7 @@ def _positions(rng, n):
     while len(out) < n:
         field, placement = random_position(rng)
         try:
-            s = position({"players": P4}, field).apply_text(placement)
+            s = position({"players": P4, "stash": rng.choice([2, 3, 5])}, field).apply_text(placement)
         except Exception:  # noqa: BLE001 - a random field the stash cannot supply
             continue
         while s.pending is not None:
@@ -142,3 +142,113 @@ def test_one_character_a_piece_is_a_bijection():
     assert len(set(codes)) == len(every) and all(len(c) == 1 for c in codes)
     stack = tuple(every)
     assert _pieces(_code(stack)) == stack
+
+
+# ---------------------------------------------------------------- what lies under a black (``_segment_closure``)
+
+def _segment_field(rng):
+    """Random stacks with black pieces in them, white, yellow and blue
+    often (the effects that move or recolor), so that segments under a
+    black are long enough to do something."""
+    colors = "rbgywkwyb"
+    field = []
+    for _ in range(rng.randint(3, 6)):
+        n = rng.choice([1, 2, 3, 4, 4])
+        pcs = [rng.choice(colors) + rng.choice("SML") for _ in range(n)]
+        if n >= 2 and rng.random() < 0.7:
+            pcs[rng.randrange(1, n)] = "k" + rng.choice("SML")
+        field.append(" ".join(pcs))
+    return field
+
+
+def test_one_pass_over_a_segment_is_what_the_engine_does():
+    """``_one_pass`` plays BU-7/BU-8 on a segment with a black on top, for
+    any stash: every result of the engine's pass (a black placed on the
+    segment starts it; each yellow to open space so no other stack is ever
+    recalculated, every blue color tried; small stashes of 1 or 2 pieces a
+    kind, thinned at random, so replacements run out) is one of its results."""
+    from companion.games.bu_check import _one_pass
+    rng = random.Random(11)
+    # first cases where a replacement runs out (one piece a kind: the field holds it):
+    # red destroys a medium with no small left, green and blue find nothing
+    fixed = [("rM rS", 1), ("rL rS", 1), ("rL wS", 1), ("gS gM", 1), ("gM gL", 1), ("bS bM", 1),
+             ("wS rM", 1), ("rL rM", 2), ("wM gL", 1)]
+    tried = 0
+    while tried < 300 + len(fixed):
+        if tried < len(fixed):
+            seg, per = fixed[tried]
+            gone = ""
+        else:
+            seg = " ".join(rng.choice("rbgywwyb") + rng.choice("SML") for _ in range(rng.randint(1, 4)))
+            gone = " ".join(rng.choice("rbgyw") + rng.choice("SML") for _ in range(rng.randint(0, 4)))
+            per = rng.choice([1, 2, 5])
+        try:
+            s = position({"players": P4, "stash": per}, [seg], destroyed=gone).apply_text("place kS on A")
+        except Exception:  # noqa: BLE001 - a stash that cannot supply them
+            continue
+        tried += 1
+        listed = _one_pass(_code(parse_pieces(seg)))
+        if listed is None:  # too many to list: the cut falls back to the count of pieces
+            continue
+        want = listed[0]
+        todo = [s]
+        while todo:
+            t = todo.pop()
+            if t.pending is None:
+                a = next(g for g in t.groups if g.label == "A")
+                assert _code(a.pieces[:-1]) in want, (seg, gone, t.field_lines())
+                continue
+            for m in t.pending.options:
+                if t.pending.kind == "blue" or m.target is None:
+                    todo.append(t.apply(m))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_black_segments_cut_never_refuses_a_reachable_field(seed):
+    """``_Target.why_not`` with the segments under blacks (``_segment_closure``)
+    against the exhaustive search: at every choice point of random cascades
+    on fields with black pieces, no field the cascade can end with is
+    refused; the cut does refuse near misses (it is exercised), and check
+    mode still answers exactly."""
+    rng = random.Random(9100 + seed)
+    refused = 0
+    positions = 0
+    while positions < 8:
+        field = _segment_field(rng)
+        placement = f"place {rng.choice('yywbrg')}{rng.choice('SML')} on {'ABC'[rng.randrange(min(3, len(field)))]}"
+        try:
+            s = position({"players": P4, "stash": rng.choice([2, 3, 5])}, field).apply_text(placement)
+        except Exception:  # noqa: BLE001 - a random field the stash cannot supply
+            continue
+        while s.pending is not None:
+            truth = exhaustive(s, 3000)
+            if truth is None:
+                break
+            positions += 1
+            for st in sorted(truth):
+                tgt = bu_check._Target(bu_check.parse_table([" ".join(map(str, x)) for x in st]))
+                assert tgt.why_not(s) is None, (s.field_lines(), st)
+            for st in sorted(truth)[:3]:
+                for miss in near_misses(st, rng):
+                    table = [" ".join(map(str, x)) for x in miss]
+                    if miss not in truth and bu_check._Target(bu_check.parse_table(table))._black(
+                            s, bu_check._Look(s)):
+                        refused += 1
+                    r = check(s, None, table, max_positions=6000, time_limit=60)
+                    assert not r.complete or r.reachable == (miss in truth), (s.field_lines(), table)
+            s = s.apply(rng.choice(s.pending.options))
+    assert refused  # the proof is exercised, not only allowed
+
+
+def test_a_segment_under_a_black_keeps_what_it_cannot_lose():
+    """gM gS under kM: green grows gM at most (BU-8), gS is under a black
+    (item 2) and never the upper piece of a white (item 5): neither can ever
+    leave, so a field where kM is the bottom of its stack is refused at once."""
+    from companion.games.bu_check import _segment_closure
+    assert _segment_closure(_code(parse_pieces("gM gS"))) == {_code(parse_pieces(t)) for t in ("gM gS", "gL gS")}
+    # wS yS: yellow moves the white, then itself (item 5): both can leave
+    assert "" in _segment_closure(_code(parse_pieces("wS yS")))
+    s = position({"players": P4}, ["gM gS kM rM", "yS", "wS"])
+    r = check(s, "place yL on B", ["kM gS gM rM", "yL", "wS", "yS"])
+    assert not r.reachable and r.complete and r.explored == 0
+    assert r.reason.startswith("A: its black kM never moves or changes (BU-8 item 1)")

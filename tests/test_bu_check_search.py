@@ -139,6 +139,26 @@ def test_claim_guided_order_tries_the_claims_choices_first():
     assert scored[-1][0] == 3                                 # a color the table does not hold
 
 
+def test_a_landing_that_breaks_a_stack_the_table_shows_comes_later():
+    """A yellow landing changes the stack it lands on (BU-9: queued, then
+    its pass): on a stack the table shows as it is, it breaks one stack for
+    another (a trade, score 1) or breaks one for nothing (score 3, last);
+    on a stack the table does not show it builds for free (score 0)."""
+    s = position({"players": P4}, ["wS", "gS", "kS"]).apply_text("place yL on A")
+    assert s.pending is not None and s.pending.kind == "yellow"
+
+    def scores(table):
+        srch = bu_check._Search(s, bu_check.parse_table(table), 200, 100, float("inf"))
+        return {str(m): sc for sc, m in srch.order(s, bu_check._Look(s))}
+
+    got = scores(["gS", "kS wS", "yL"])
+    assert got["yellow C"] == 0   # kS wS is the table's, and the table has no lone kS
+    assert got["yellow B"] == 3   # the table's lone gS broken, nothing built
+    got = scores(["gS", "gS wS", "kS", "yL"])
+    assert got["yellow B"] == 1   # builds gS wS, but the field's only gS is the table's lone gS: a trade
+    assert got["yellow C"] == 3   # breaks the table's lone kS for nothing
+
+
 def test_same_answer_twice_on_a_whole_game_claim():
     """The budget is counted in positions: the same claim, the same answer."""
     from bench.bu_check import claims, table_of

@@ -19,19 +19,30 @@ names. A search, not a listing: positions are merged on a canonical form
 without labels or internal ids (two identical lone pieces are one
 destination); positions that provably cannot end with the table's field are
 cut (``_Target``: destroyed pieces never come back, black pieces never move
-or change and nothing is ever put under a piece, no color appears without
-blue...), and an option is never applied when a proof shows it cannot end
-with the table's field (``_Search.hopeless``: once no yellow move can
-happen any more, every stack not being recalculated stays as it is);
-breadth first for the fewest choices, then best first guided by the
-table's field (``_Search``): the choices that build one of its stacks
-(directly, or by a guess at the pass of the stack a piece lands on), that
-change a stack it does not show or that give a piece it has, first, in a
-limited-discrepancy order. Each position is read once (``_Look``), its
-stacks written one character a piece.
+or change and nothing is ever put under a piece, so what lies under a black
+is a closed system whose every future content is listed
+(``_segment_closure``), no color appears without blue...), and an option is
+never applied when a proof shows it cannot end with the table's field
+(``_Search.hopeless``: once no yellow move can happen any more, every stack
+not being recalculated stays as it is); breadth first for the fewest
+choices, then best first guided by the table's field (``_Search``): the
+choices that build one of its stacks (directly, or by a guess at the pass of
+the stack a piece lands on) without breaking one it shows, that change a
+stack it does not show or that give a piece it has, first, in a
+limited-discrepancy order (the cost of a path counts every choice that
+leaves that order, from the first choice on). Each position is read once
+(``_Look``), its stacks written one character a piece.
+
+The budget is counted in positions, never in seconds: the same answer on
+every machine. What the search cannot settle within it, it says so ("not
+found up to N choices"): mostly fields where yellow and white pieces pass
+each other on without end (BU-8 items 4, 5; BU-9), whose cascades reach tens
+of thousands of positions and where only the blacks and the supply bound
+what the table may show.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import heapq
 import time
@@ -285,12 +296,20 @@ class _Target:
     * black (BU-8 items 1, 2): a black piece is never affected, so it never
       changes, never leaves its group and groups never merge; pieces only
       arrive on top of a group. A group holding black pieces ends as one of
-      the table's stacks that holds them in the same order, with at most as
-      many pieces below the first one and between two of them as now.
-      The piece directly below a black one is fixed too when it is the
-      bottom piece or sits on a black one: its upper piece is black (no
-      effect, item 2), it is never the upper piece of a white (item 5: the
-      piece below it is black or nothing), and nothing ever comes between;
+      the table's stacks that holds them in the same order (a matching: two
+      such groups never end as one stack). Under each black, down to the
+      black below or the bottom, lies a closed segment: nothing is ever put
+      into it, the black above it has no effect on it (item 2) and the piece
+      under it is black or nothing (never a white taking item 5's effect
+      from it), and its pieces change or leave only in the passes over their
+      own stack (BU-7). So the segment ends as one of the contents that any
+      number of passes (BU-9 sets no limit) can make of it, with any choices
+      and whatever the stash holds (``_segment_closure``: every replacement
+      may or may not be there, so a superset of the truth). A segment in the
+      middle of a pass (it holds the pending piece, or the current pass has
+      visited part of it) or with too many contents is bounded by its count
+      of pieces only. A segment of one piece never changes (its upper is
+      black, nothing is below it);
     * colors: effects come only from the colors on the field (an upper
       piece's color, or a white's reflection of the lower piece's own color).
       With no blue piece no piece changes color and no new color appears;
@@ -303,6 +322,7 @@ class _Target:
         self.need = Counter("".join(self.stacks))
         self.colors = Counter(_COLOR_OF[ch] for ch in self.need.elements())
         self._black_ok: dict[tuple, tuple | None] = {}
+        self._patterns: dict[str, tuple] = {}  # an idle group's pieces -> its black pattern
 
     def why_not(self, s: BottomsUpState, look: _Look | None = None) -> str | None:
         """A reason the table's field cannot be the end of ``s``'s cascade, or
@@ -341,41 +361,45 @@ class _Target:
 
     def _black(self, s: BottomsUpState, look: _Look) -> str | None:
         patterns = []
+        cur = s.cursor.gid if s.cursor is not None else None
+        pend = s.pending.gid if s.pending is not None else None
         for g in s.groups:
             pcs = look.codes[g.gid]
             if _BLACKS.isdisjoint(pcs):
                 continue
-            black = [ch in _BLACKS for ch in pcs]
-            busy = set()  # a piece taking an effect right now is not fixed
-            if s.pending is not None and s.pending.gid == g.gid:
-                busy.add(s.pending.slot)
-            if s.cursor is not None and s.cursor.gid == g.gid and s.cursor.u is not None:
-                busy.add(s.cursor.u)
-            pos = [i for i in range(len(pcs)) if black[i] or (
-                i + 1 < len(pcs) and black[i + 1] and (i == 0 or black[i - 1]) and g.slots[i][0] not in busy)]
-            gaps = (pos[0],) + tuple(b - a - 1 for a, b in zip(pos, pos[1:]))
-            patterns.append((g.label, "".join(pcs[i] for i in pos), gaps))
+            if g.gid in (cur, pend):
+                pattern = _black_pattern(s, g, pcs)
+            elif pcs in self._patterns:  # an idle group's pattern depends on its pieces only
+                pattern = self._patterns[pcs]
+            else:
+                pattern = self._patterns[pcs] = _black_pattern(s, g, pcs)
+            patterns.append((g.label, pattern))
         if not patterns:
             return None
-        key = tuple(sorted((b, gp) for _, b, gp in patterns))
+        # a cache key of the multiset of patterns (hash order: cheap, one process only);
+        # the matching sees them in an order that is the same in every process
+        key = tuple(sorted((p for _, p in patterns), key=hash))
         if key not in self._black_ok:
-            self._black_ok[key] = self._black_match([(b, gp) for _, b, gp in patterns])
+            self._black_ok[key] = self._black_match(sorted(key, key=_pattern_order))
         bad = self._black_ok[key]
         if bad is None:
             return None
-        label, fixed, _ = next(x for x in patterns if (x[1], x[2]) == bad)
-        blacks = [_PIECE_OF[ch] for ch in fixed if ch in _BLACKS]
-        under = [_PIECE_OF[ch] for ch in fixed if ch not in _BLACKS]
-        also = (f"; {' '.join(map(str, under))} under black never {'changes' if len(under) == 1 else 'change'}"
-                f" (BU-8 item 2)" if under else "")
+        label = next(lab for lab, p in patterns if p == bad)
+        blacks = [_PIECE_OF[b] for _, b in bad]
+        closed = [spec for spec, _ in bad if not isinstance(spec, int)]
+        under = [_PIECE_OF[ch] for spec in closed if len(spec[0]) == 1 for ch in spec[2]]
+        if under:
+            also = (f"; {' '.join(map(str, under))} under black never {'changes' if len(under) == 1 else 'change'}"
+                    f" (BU-8 item 2)")
+        else:
+            also = "; what lies under a black changes only in its own stack's passes (BU-7, BU-8 item 2)" if closed else ""
         return (f"{label}: its black {' '.join(map(str, blacks))} never moves or changes (BU-8 item 1){also} "
                 f"and no stack of the table can be what {label} becomes")
 
-    def _black_match(self, patterns: list[tuple[str, tuple[int, ...]]]) -> tuple | None:
+    def _black_match(self, patterns: list[tuple]) -> tuple | None:
         """Every group holding black pieces needs a stack of its own: ``None``
         when there is such a matching, else a pattern left without one."""
-        fits = [[j for j, st in enumerate(self.stacks) if _black_fit(blacks, gaps, st)]
-                for blacks, gaps in patterns]
+        fits = [[j for j, st in enumerate(self.stacks) if _black_fit(pat, st)] for pat in patterns]
         match: dict[int, int] = {}
 
         def augment(i: int, seen: set[int]) -> bool:
@@ -393,19 +417,201 @@ class _Target:
         return None
 
 
-def _black_fit(blacks: str, gaps: Sequence[int], st: str) -> bool:
-    """Can ``st`` be what a group with ``blacks`` (and at most ``gaps`` pieces
-    below and between them) becomes? Nothing is ever put under a piece."""
+def _black_fit(pattern: tuple, st: str) -> bool:
+    """Can ``st`` be what a group with the black pattern ``pattern``
+    (``_black_pattern``) becomes? Nothing is ever put under a piece, so each
+    black is preceded by what its segment can become: a string of its
+    ``_segment_closure`` (a set) or at most that many pieces (an ``int``)."""
 
-    def go(k: int, lo: int, hi: int) -> bool:
-        if k == len(blacks):
+    def go(k: int, at: int) -> bool:
+        if k == len(pattern):
             return True
-        for c in range(lo, min(hi, len(st) - 1) + 1):
-            if st[c] == blacks[k] and go(k + 1, c + 1, c + 1 + gaps[k + 1] if k + 1 < len(gaps) else 0):
+        spec, b = pattern[k]
+        if isinstance(spec, int):
+            lengths: Iterable[int] = range(spec + 1)
+        else:
+            lengths = range(spec[1] + 1)
+        for n in lengths:
+            e = at + n
+            if e >= len(st):
+                break
+            if st[e] == b and (isinstance(spec, int) or st[at:e] in spec[0]) and go(k + 1, e + 1):
                 return True
         return False
 
-    return go(0, 0, gaps[0])
+    return go(0, 0)
+
+
+def _black_pattern(s: BottomsUpState, g: Any, pcs: str) -> tuple:
+    """The blacks of group ``g`` (``pcs``, bottom to top), each with what the
+    segment of pieces under it (down to the black below, or the bottom) can
+    become: ``(set of strings, longest)`` from ``_segment_closure``, or the
+    count of its pieces when only that is known (the segment is in the middle
+    of a pass: it holds the pending piece, or a pass over the group has
+    visited part of it; or its closure is too large to list)."""
+    busy = set()  # a piece taking an effect right now
+    if s.pending is not None and s.pending.gid == g.gid:
+        busy.add(s.pending.slot)
+    todo: set[int] = set()  # pieces the current pass has still to visit
+    if s.cursor is not None and s.cursor.gid == g.gid:
+        c = s.cursor
+        if c.u is not None:
+            busy.add(c.u)
+        todo = set(c.noted[c.idx:])
+    out = []
+    lo = 0
+    for i, ch in enumerate(pcs):
+        if ch not in _BLACKS:
+            continue
+        seg = pcs[lo:i]
+        slots = [g.slots[k][0] for k in range(lo, i)]
+        visited = [sl not in todo for sl in slots]
+        clean = not busy.intersection(slots) and (all(visited) or not any(visited))
+        spec: Any = len(seg)
+        if seg and clean:
+            closure = _segment_closure(seg)
+            if closure is not None:
+                spec = (closure, len(seg), seg)
+        out.append((spec, ch))
+        lo = i + 1
+    return tuple(out)
+
+
+_CLOSURE_CAP = 200
+"""``_segment_closure`` gives up beyond this many contents (the count of pieces still bounds them)..."""
+_CLOSURE_WORK = 10000
+"""... or beyond this many states of passes in all (at most about 6 ms here, once per segment: cached)."""
+_SEGMENT_MAX = 6
+"""``_segment_closure`` is not tried on longer segments (the count of pieces still bounds them)."""
+
+
+def _effect_outcomes(color: Color, ch: str) -> Sequence[str | None]:
+    """What ``color``'s effect (BU-8) can make of the piece ``ch``, whatever
+    the stash holds (an over-approximation: every replacement may or may not
+    be there): a piece, or ``None`` when it leaves (destroyed or moved)."""
+    p = _PIECE_OF[ch]
+    if color == Color.RED:  # a smaller one of its color, or destroyed
+        return [_ch(Piece(p.color, z)) for z in _SMALLER[p.size]] + [None]
+    if color == Color.GREEN:  # grown, or nothing left to grow into (a large spawns elsewhere)
+        return [ch] if p.size == Size.LARGE else [_ch(Piece(p.color, _LARGER[p.size])), ch]
+    if color == Color.BLUE:  # any other color, or none left
+        return [_ch(Piece(c, p.size)) for c in COLORS if c != p.color] + [ch]
+    if color == Color.YELLOW:  # moved away
+        return [None]
+    raise AssertionError(f"no effect of its own: {color}")  # pragma: no cover - items 1-3 filter them
+
+
+def _pattern_order(pattern: tuple) -> tuple:
+    """A sort key for black patterns that is the same in every process (a
+    set's order is not): the segments' pieces and the blacks."""
+    return (tuple(b for _, b in pattern),
+            tuple((0, spec, "") if isinstance(spec, int) else (1, spec[1], spec[2]) for spec, _ in pattern))
+
+
+_PASS_CAP = 300
+"""``_one_pass`` gives up beyond this many states of a pass (blue choices multiply them)."""
+
+
+class _TooMany(Exception):
+    pass
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_pass(seg: str) -> tuple[frozenset[str], int] | None:
+    """Every content a recalculation pass (BU-7, BU-8) can leave of ``seg``,
+    a segment of a stack with a black piece directly above it, whatever the
+    choices and the stash. The black above has no effect (item 2) and the
+    piece under the segment is black or nothing, so the pass over the stack
+    does to the segment exactly this: its pieces visited bottom to top in the
+    noted order, one that left skipped, a replacement keeping its place, the
+    upper piece of item 5 taking its own effect right after the lower one
+    and keeping its turn (BU-7 as amended). With the count of states the
+    pass went through; ``None`` when there are more than ``_PASS_CAP``."""
+    results: set[str] = set()
+    n = len(seg)
+    seen: set[tuple] = set()
+    todo: list[tuple[tuple[tuple[int, str], ...], int, int]] = []
+
+    def push(pcs: tuple, idx: int, u: int) -> None:
+        state = (pcs, idx, u)
+        if state not in seen:
+            if len(seen) >= _PASS_CAP:
+                raise _TooMany
+            seen.add(state)
+            todo.append(state)
+
+    try:
+        push(tuple(enumerate(seg)), 0, -1)
+        while todo:
+            pcs, idx, u = todo.pop()
+            if u >= 0:  # item 5, second half: the upper piece takes its own effect
+                i = next((k for k, (sl, _) in enumerate(pcs) if sl == u), None)
+                if i is None:  # pragma: no cover - only the lower piece was affected
+                    push(pcs, idx + 1, -1)
+                    continue
+                for o in _effect_outcomes(_COLOR_OF[pcs[i][1]], pcs[i][1]):
+                    push(_put(pcs, i, o), idx + 1, -1)
+                continue
+            if idx >= n:
+                results.add("".join(ch for _, ch in pcs))
+                continue
+            i = next((k for k, (sl, _) in enumerate(pcs) if sl == idx), None)
+            if i is None or i == len(pcs) - 1:  # gone, or under the black: nothing (item 2)
+                push(pcs, idx + 1, -1)
+                continue
+            low, up = pcs[i][1], pcs[i + 1][1]
+            lc, uc = _COLOR_OF[low], _COLOR_OF[up]
+            if lc == Color.BLACK or uc == Color.BLACK or (lc == Color.WHITE and uc == Color.WHITE):
+                push(pcs, idx + 1, -1)
+            elif uc == Color.WHITE:  # item 4: the lower piece takes its own effect
+                for o in _effect_outcomes(lc, low):
+                    push(_put(pcs, i, o), idx + 1, -1)
+            elif lc == Color.WHITE:  # item 5: the lower takes the upper's effect, then the upper its own
+                for o in _effect_outcomes(uc, low):
+                    push(_put(pcs, i, o), idx, pcs[i + 1][0])
+            else:
+                for o in _effect_outcomes(uc, low):
+                    push(_put(pcs, i, o), idx + 1, -1)
+    except _TooMany:
+        return None
+    return frozenset(results), len(seen)
+
+
+def _put(pcs: tuple, i: int, o: str | None) -> tuple:
+    if o is None:
+        return pcs[:i] + pcs[i + 1:]
+    return pcs[:i] + ((pcs[i][0], o),) + pcs[i + 1:]
+
+
+@functools.lru_cache(maxsize=4096)
+def _segment_closure(seg: str) -> frozenset[str] | None:
+    """Every content the segment ``seg`` under a black piece can have after
+    any number of passes over its stack (BU-9 sets no limit): a closed
+    system, since a black never moves or changes and has no effect (BU-8
+    items 1, 2), nothing is ever put under a piece (a yellow move lands on
+    top, BU-8) and a piece changes or leaves only in a pass over its own
+    stack (BU-7). ``None`` when there are more than ``_CLOSURE_CAP``, or
+    listing them takes more than ``_CLOSURE_WORK`` states of passes
+    (``_one_pass``), or ``seg`` is longer than ``_SEGMENT_MAX``."""
+    if len(seg) > _SEGMENT_MAX:
+        return None
+    seen = {seg}
+    todo = [seg]
+    work = 0
+    while todo:
+        after = _one_pass(todo.pop())
+        if after is None:
+            return None
+        work += after[1]
+        if work > _CLOSURE_WORK:
+            return None
+        for nxt in after[0]:
+            if nxt not in seen:
+                seen.add(nxt)
+                if len(seen) > _CLOSURE_CAP:
+                    return None
+                todo.append(nxt)
+    return frozenset(seen)
 
 
 # ---------------------------------------------------------------- no landing left (a proof, per option)
@@ -628,6 +834,7 @@ class _Search:
         for st in self.target:
             self.by_len.setdefault(len(st), []).append(st)
         self._like: dict[tuple, tuple] = {}  # (stack, stash) -> the table's stacks a pass may give
+        self._stash_pieces: dict[str, Counter] = {}  # a stash string, counted by piece
         self.max_choices = max_choices
         self.max_positions = max_positions
         self.deadline = deadline
@@ -678,9 +885,13 @@ class _Search:
         A blue choice: first the colors that build a prefix of one of the
         table's stacks, then those giving a piece the table has more of than
         the field, then a color the table holds at all. A yellow destination:
-        first one that builds a prefix of a table's stack, then a group that
-        has to change (its stack is not in the table), or open space when the
-        table has that lone piece; a group the table shows as it is, last."""
+        first one that builds a prefix of a table's stack (or whose pass may
+        give one the field lacks) on a group the table does not need as it
+        is, or open space when the table has that lone piece; then the same
+        on a group the table shows as it is (the landing breaks it, so it is
+        only a trade) or a group that has to change anyway (the field has
+        more of its stack than the table); a group the table shows as it is,
+        with nothing to build, last."""
         pend = s.pending
         at = s.pending_at()
         assert pend is not None and at is not None
@@ -707,10 +918,13 @@ class _Search:
                 if not gid_of:
                     gid_of = {d.label: d.gid for d in s.groups}
                 d = codes[gid_of[m.target]]
+                # landing changes ``d``: a stack the table shows as often as the field
+                # (or more) is lost, one the field has too many of has to change anyway
+                lose = field[d] <= self.target[d]
                 if d + ch in self.prefixes or self.wanted(d + ch, view.stash, field):
-                    score = 0
-                else:  # 1: the field has more of that stack than the table, so one has to change
-                    score = 1 if field[d] > self.target[d] else 2
+                    score = 1 if lose else 0
+                else:
+                    score = 3 if lose else 1
             scored.append((score, m))
         scored.sort(key=lambda t: t[0])
         return scored
@@ -792,7 +1006,10 @@ class _Search:
         key = (stack, stash)
         like = self._like.get(key)
         if like is None:
-            guess = _predict_pass(_pieces(stack), Counter(_PIECE_OF[ch] for ch in stash))
+            pieces = self._stash_pieces.get(stash)
+            if pieces is None:
+                pieces = self._stash_pieces[stash] = Counter(_PIECE_OF[ch] for ch in stash)
+            guess = _predict_pass(_pieces(stack), pieces)
             like = self._like[key] = () if not guess else tuple(
                 st for st in self.by_len.get(len(guess), ()) if _like(guess, _pieces(st)))
         return any(self.target[st] > field[st] for st in like)
@@ -851,7 +1068,7 @@ class _Search:
             return self.result(False, True, reason)
         self.seen.add(canonical_key(start))
         try:
-            level = self.breadth_first([(start, (), _Look(start))], self.max_positions // BFS_SHARE)
+            level = self.breadth_first([(start, (), _Look(start), 0)], self.max_positions // BFS_SHARE)
             if level:
                 self.best_first(level)
             return self.result(False, not self.cut)
@@ -865,13 +1082,13 @@ class _Search:
         ``until`` positions are explored; the open positions left."""
         while level and self.depth < self.max_choices:
             nxt: list = []
-            for k, (s, path, view) in enumerate(level):
+            for k, (s, path, view, cost) in enumerate(level):
                 if self.explored >= until:  # mid-level: the rest of it and what it gave stay open
                     return level[k:] + nxt
-                for _, m in self.options(s, view):
+                for rank, (score, m) in enumerate(self.options(s, view)):
                     child = self.step(s, path, m)
                     if child is not None:
-                        nxt.append(child)
+                        nxt.append(child + (cost + 2 * score + min(rank, 2),))
             level = nxt
             self.depth += 1
         return level
@@ -895,10 +1112,10 @@ class _Search:
                 mine = cost + 2 * opts[k][0] + min(k, 2)
                 heapq.heappush(heap, (mine + dist, -len(path), count, s, path, opts, k, dist, cost))
 
-        for n, (s, path, view) in enumerate(level):
+        for n, (s, path, view, cost) in enumerate(level):
             if not n & 15 and time.perf_counter() > self.deadline:
                 raise _OutOfTime
-            push(s, path, self.options(s, view), 0, self.distance(s, view), 0)
+            push(s, path, self.options(s, view), 0, self.distance(s, view), cost)
         while heap:
             _, _, _, s, path, opts, k, dist, cost = heapq.heappop(heap)
             push(s, path, opts, k + 1, dist, cost)
