@@ -159,3 +159,22 @@ def test_french_punctuation_never_starts_a_line():
     assert wrap("dé : petite ou moyenne, par taille :", 21) == ["dé : petite ou", "moyenne, par taille :"]
     for line in wrap("Annuler : P1 garde 0 ? « oui » ; non !", 10):
         assert line.split()[0] not in {"?", "!", ":", ";", "»"}
+
+
+def test_a_box_over_a_large_header_without_title_bar_covers_it_whole(tmp_path):
+    """Bag of Ice's turn screen has the player's name and score in the large font
+    at the very top, no title bar: a three-line undo question covers the header
+    whole rather than slicing it (it did, through the name)."""
+    from companion.ui.draw import Canvas
+
+    c = Canvas()
+    c.big(0, 0, "Alexand", 2)  # rows 0..19
+    c.big(104, 0, "12", 2)
+    c.text(1, 22, "bust 15.9%  hint draw")
+    before = c.image.copy()
+    y0 = c.box(5)  # title, three lines of question, the answers: the plain rule falls at 11
+    px = c.image.load()
+    rule = next(y for y in range(HEIGHT) if all(px[x, y] for x in range(c.image.width)))
+    assert before.crop((0, rule, before.width, rule + 1)).getbbox() is None
+    assert c.image.crop((0, rule + 1, c.image.width, y0)).getbbox() is None
+    assert same_above(before, c.image, rule)

@@ -126,11 +126,11 @@ class Canvas:
         screen's row above it, the screen it answers still in view above. Returns
         the y of its first line. Only the box's pages change on the display bus
         (issue 13). The rule never cuts through what is drawn above it (a name in
-        the large font): it goes up to the nearest blank pixel row, at most to the
-        one under the title bar."""
+        the large font): it goes up to the nearest blank pixel row (the one under a
+        title bar at the most; on a screen without one, the top if need be)."""
         y0 = max(BOX_TOP, HEIGHT - lines * LINE_H)
         rule = y0 - 3
-        while rule > TITLE_H - 1 and self.image.crop((0, rule, WIDTH, rule + 1)).getbbox() is not None:
+        while rule > 0 and self.image.crop((0, rule, WIDTH, rule + 1)).getbbox() is not None:
             rule -= 1
         self.d.rectangle((0, rule, WIDTH - 1, HEIGHT - 1), fill=0)
         self.d.line((0, rule, WIDTH - 1, rule), fill=1)
