@@ -41,21 +41,29 @@ def _positions(rng, n):
     choice point on the way), with the claims a table may enter."""
     out = []
     while len(out) < n:
-        field, placement = random_position(rng)
-        try:
-            s = position({"players": P4, "stash": rng.choice([2, 3, 5])}, field).apply_text(placement)
-        except Exception:  # noqa: BLE001 - a random field the stash cannot supply
-            continue
-        while s.pending is not None:
-            truth = exhaustive(s, 3000)
-            if truth is None:
-                break
+        for s, truth in _choice_points(rng, *random_position(rng)):
             claims = rng.sample(sorted(truth), min(2, len(truth)))
             for st in list(claims):
                 claims += near_misses(st, rng)[:3]
             out.append((s, claims, truth))
-            s = s.apply(rng.choice(s.pending.options))
     return out
+
+
+def _choice_points(rng, field, placement):
+    """``(position, every field its cascade can end with)`` at each choice point
+    of one random cascade from ``placement`` on ``field`` (a small random stash),
+    while the exhaustive search can list them; nothing when the stash cannot
+    supply the field."""
+    try:
+        s = position({"players": P4, "stash": rng.choice([2, 3, 5])}, field).apply_text(placement)
+    except Exception:  # noqa: BLE001 - a random field the stash cannot supply
+        return
+    while s.pending is not None:
+        truth = exhaustive(s, 3000)
+        if truth is None:
+            return
+        yield s, truth
+        s = s.apply(rng.choice(s.pending.options))
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -216,14 +224,7 @@ def test_the_black_segments_cut_never_refuses_a_reachable_field(seed):
     while positions < 8:
         field = _segment_field(rng)
         placement = f"place {rng.choice('yywbrg')}{rng.choice('SML')} on {'ABC'[rng.randrange(min(3, len(field)))]}"
-        try:
-            s = position({"players": P4, "stash": rng.choice([2, 3, 5])}, field).apply_text(placement)
-        except Exception:  # noqa: BLE001 - a random field the stash cannot supply
-            continue
-        while s.pending is not None:
-            truth = exhaustive(s, 3000)
-            if truth is None:
-                break
+        for s, truth in _choice_points(rng, field, placement):
             positions += 1
             for st in sorted(truth):
                 tgt = bu_check._Target(bu_check.parse_table([" ".join(map(str, x)) for x in st]))
@@ -236,7 +237,6 @@ def test_the_black_segments_cut_never_refuses_a_reachable_field(seed):
                         refused += 1
                     r = check(s, None, table, max_positions=6000, time_limit=60)
                     assert not r.complete or r.reachable == (miss in truth), (s.field_lines(), table)
-            s = s.apply(rng.choice(s.pending.options))
     assert refused  # the proof is exercised, not only allowed
 
 
