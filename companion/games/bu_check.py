@@ -137,6 +137,8 @@ for _i, _c in enumerate(Color):
         _PIECE_OF[chr(0x41 + 3 * _i + _z - 1)] = Piece(_c, _z)
 _COLOR_OF = {ch: p.color for ch, p in _PIECE_OF.items()}
 _BLACKS = frozenset(ch for ch, c in _COLOR_OF.items() if c == Color.BLACK)
+_SMALLER = {Size.LARGE: (Size.MEDIUM, Size.SMALL), Size.MEDIUM: (Size.SMALL,), Size.SMALL: ()}  # red (BU-8)
+_LARGER = {Size.SMALL: Size.MEDIUM, Size.MEDIUM: Size.LARGE}  # green (BU-8)
 
 
 def _ch(p: Piece) -> str:
@@ -154,14 +156,16 @@ def _pieces(code: str) -> Stack:
 
 class _Look:
     """A position read once for the key, the order, the distance and the
-    cuts: each group's code (``codes``, by internal id), the field's stacks
-    (``stacks``) and pieces (``chars``) counted, the stash as a string."""
+    cuts: each group's code (``codes``, by internal id) and internal id by
+    label (``gid_of``), the field's stacks (``stacks``) and pieces
+    (``chars``) counted, the stash as a string."""
 
-    __slots__ = ("codes", "stacks", "chars", "stash", "_stash_count")
+    __slots__ = ("codes", "gid_of", "stacks", "chars", "stash", "_stash_count")
 
     def __init__(self, s: BottomsUpState):
         self.codes = {g.gid: "".join([_CHAR[p.color._value_, p.size._value_] for _, p in g.slots])
                       for g in s.groups}
+        self.gid_of = {g.label: g.gid for g in s.groups}
         self.stacks = Counter(self.codes.values())
         self.chars = Counter("".join(self.codes.values()))
         self.stash = "".join([_CHAR[p.color._value_, p.size._value_] * n for p, n in s.stash.items()])
@@ -698,8 +702,6 @@ def _rest_may_move(s: BottomsUpState, g: Any, i: int, code: str, again: bool) ->
 
 # ---------------------------------------------------------------- a guess at a pass (ordering only)
 
-_SMALLER = {Size.LARGE: (Size.MEDIUM, Size.SMALL), Size.MEDIUM: (Size.SMALL,), Size.SMALL: ()}
-_LARGER = {Size.SMALL: Size.MEDIUM, Size.MEDIUM: Size.LARGE}
 
 
 def _predict_pass(pieces: Stack, stash: Mapping[Piece, int]) -> tuple | None:
@@ -899,7 +901,6 @@ class _Search:
         field, pcs, codes = view.stacks, view.chars, view.codes
         below = codes[g.gid][:i]
         ch = _ch(p)
-        gid_of: dict[str, int] = {}
         scored = []
         for m in pend.options:
             if isinstance(m, BlueChoice):
@@ -915,9 +916,7 @@ class _Search:
             elif m.target is None:
                 score = 0 if self.target[ch] > field[ch] else (1 if ch in self.prefixes else 3)
             else:
-                if not gid_of:
-                    gid_of = {d.label: d.gid for d in s.groups}
-                d = codes[gid_of[m.target]]
+                d = codes[view.gid_of[m.target]]
                 # landing changes ``d``: a stack the table shows as often as the field
                 # (or more) is lost, one the field has too many of has to change anyway
                 lose = field[d] <= self.target[d]
@@ -940,7 +939,7 @@ class _Search:
             # two idle stacks with the same pieces give the same position up to
             # labels (``canonical_key``): landing on the second is not applied
             busy = set(s.queue) | {s.pending.gid} | ({s.cursor.gid} if s.cursor else set())
-            gid_of = {d.label: d.gid for d in s.groups}
+            gid_of = view.gid_of
             same: set[str] = set()
             for _, m in scored:
                 if isinstance(m, YellowChoice) and m.target is not None and gid_of[m.target] not in busy:
@@ -982,7 +981,7 @@ class _Search:
         if pend.kind == "blue":
             return set(pend.options) if left else set()
         ch = _ch(p)
-        gid_of = {d.label: d.gid for d in s.groups}
+        gid_of = view.gid_of
         dead = set()
         for m in pend.options:
             assert isinstance(m, YellowChoice)
@@ -1088,7 +1087,7 @@ class _Search:
                 for rank, (score, m) in enumerate(self.options(s, view)):
                     child = self.step(s, path, m)
                     if child is not None:
-                        nxt.append(child + (cost + 2 * score + min(rank, 2),))
+                        nxt.append(child + (cost + _step_cost(score, rank),))
             level = nxt
             self.depth += 1
         return level
@@ -1097,11 +1096,9 @@ class _Search:
         """From the open positions, the option nearest to the table's field
         first: a heap of (position, its next option), an option applied only
         when it comes first, so a position's far options cost nothing until
-        its near ones are tried. Priority: the path's cost (each choice on it
-        costs its ``order`` score twice plus its rank among the position's
-        options, at most 2: a limited-discrepancy order, so a path that
-        follows the order is tried before one that leaves it often) plus the
-        position's ``distance``; deeper first on a tie."""
+        its near ones are tried. Priority: the path's cost (``_step_cost`` of
+        each choice on it) plus the position's ``distance``; deeper first on
+        a tie."""
         heap: list = []
         count = 0
 
@@ -1109,7 +1106,7 @@ class _Search:
             nonlocal count
             if k < len(opts):
                 count += 1
-                mine = cost + 2 * opts[k][0] + min(k, 2)
+                mine = cost + _step_cost(opts[k][0], k)
                 heapq.heappush(heap, (mine + dist, -len(path), count, s, path, opts, k, dist, cost))
 
         for n, (s, path, view, cost) in enumerate(level):
@@ -1122,7 +1119,15 @@ class _Search:
             child = self.step(s, path, opts[k][1])
             if child is not None:
                 c, cpath, view = child
-                push(c, cpath, self.options(c, view), 0, self.distance(c, view), cost + 2 * opts[k][0] + min(k, 2))
+                push(c, cpath, self.options(c, view), 0, self.distance(c, view), cost + _step_cost(opts[k][0], k))
+
+
+def _step_cost(score: int, rank: int) -> int:
+    """What one choice adds to a path's cost (the best-first priority): its
+    ``order`` score twice, plus its rank among its position's options, at most
+    2 (a limited-discrepancy order: a path that follows the order is tried
+    before one that often leaves it)."""
+    return 2 * score + min(rank, 2)
 
 
 def _check(state: BottomsUpState, placement: Place | str | None,
