@@ -241,11 +241,17 @@ class BagScreen(ToolScreen):
 
         def play(move) -> Callable[["App"], None]:
             return lambda app: self.play(app, move)
+
+        def draw(row: int, size: Size | None) -> Callable[["App"], None]:
+            def act(app: "App") -> None:
+                self.drew_from = row  # the cursor comes back here after Keep it / Put it back
+                self.play(app, Draw(size))
+            return act
         if st.held is not None:
             return [Item(_("Keep it"), play(Keep())), Item(_("Put it back"), play(Return()))]
-        rows = [Item(size_word(z), play(Draw(z)), right=_left(st.bag.count_size(z)),
-                     enabled=bool(st.bag.count_size(z))) for z in Size]
-        rows.append(Item(_("any size"), play(Draw(None)), right=_left(len(st.bag)),
+        rows = [Item(size_word(z), draw(i, z), right=_left(st.bag.count_size(z)),
+                     enabled=bool(st.bag.count_size(z))) for i, z in enumerate(Size)]
+        rows.append(Item(_("any size"), draw(len(rows), None), right=_left(len(st.bag)),
                          enabled=bool(st.bag)))
         if st.kept:
             rows.append(Item(ngettext("Refill: {n} kept", "Refill: {n} kept", len(st.kept)).format(n=len(st.kept)),
@@ -282,8 +288,6 @@ class BagScreen(ToolScreen):
         if key == Key.OK and rows and not rows[self.list.index].enabled:
             app.message(_("No piece of that size is left in the bag."))
             return
-        if key == Key.OK and self.state.held is None and self.list.index <= len(Size):  # a size or "any size"
-            self.drew_from = self.list.index
         self.list.key(key, rows, app)
 
 
