@@ -155,9 +155,6 @@ class Canvas:
             y += LINE_H
         return y
 
-    def hline(self, y: int) -> None:
-        self.d.line((0, y, WIDTH - 1, y), fill=1)
-
     def scrollbar(self, first: int, shown: int, total: int, *, top: int = TITLE_H) -> None:
         if total <= shown:
             return

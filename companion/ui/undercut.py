@@ -53,7 +53,7 @@ from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
-from .words import piece_color_word as color_word, piece_size_word as size_word, pips_text
+from .words import piece_color_word, piece_size_word, pips_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -85,7 +85,7 @@ def size_count(n: int, size: Size) -> str:
 
 def piece_words(p: Piece) -> str:
     """A piece in words: "large red" (grande rouge)."""
-    return _("{size} {color}").format(size=size_word(p.size), color=color_word(p.color))
+    return _("{size} {color}").format(size=piece_size_word(p.size), color=piece_color_word(p.color))
 
 
 def pieces_words(pieces) -> str:
@@ -285,7 +285,7 @@ def forced_line(b: UndercutState, m: Move) -> str:
                                                  n=b.values[COMBOS.index(m.combo)])
     if isinstance(m, Pass):
         if m.size:
-            return _("{name} passes and draws a {size}").format(name=who, size=size_word(m.size))
+            return _("{name} passes and draws a {size}").format(name=who, size=piece_size_word(m.size))
         return _("{name} passes").format(name=who)
     if isinstance(m, Bid):
         return _("{name}: zero bid on {stack}").format(name=who, stack=STACK_NAMES[m.stack])
@@ -468,7 +468,7 @@ class UndercutScreen(SessionScreen):
         d = d or self.decision()
         if d.kind in (Kind.HAND_DRAW, Kind.STACK_DRAW, Kind.PASS_DRAW):
             draw = st.pending_draw() or {}
-            title = _("{size} drawn: color?").format(size=size_word(st.pending[0]))
+            title = _("{size} drawn: color?").format(size=piece_size_word(st.pending[0]))
             if d.kind == Kind.STACK_DRAW:
                 return title, _("Stack {name}").format(name=draw["stack"])
             return title, short_names(st.players, BIG_CHARS)[draw["seat"]]
@@ -490,7 +490,7 @@ class UndercutScreen(SessionScreen):
         if isinstance(m, Got):  # physical bag (U-15): only what the bag can still give
             assert st.bag is not None  # a draw: the full level, which tracks the bag
             n = st.bag.count(m.piece)
-            return Item(color_word(m.piece.color), act,
+            return Item(piece_color_word(m.piece.color), act,
                         right=ngettext("{n} in bag", "{n} in bag", n).format(n=n))
         if isinstance(m, Take):
             return Item(mix_words(m.mix), act)
@@ -572,7 +572,7 @@ class UndercutScreen(SessionScreen):
             return
         choose(app, _("Pass: which size?"), [
             (ngettext("{size} ({n} in bag)", "{size} ({n} in bag)", st.bag.count_size(s)).format(
-                size=size_word(s), n=st.bag.count_size(s)), s) for s in sizes],
+                size=piece_size_word(s), n=st.bag.count_size(s)), s) for s in sizes],
             lambda a, s: self.do(a, Pass(size=s)))
         ours(app.top)
 
