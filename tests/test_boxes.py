@@ -114,12 +114,21 @@ def test_no_box_is_drawn_over_a_secret_color_in_view(tmp_path):
     assert blank is None  # nothing of the screen under it is drawn
 
 
-def rule_under_title(img) -> int:
-    """The first row under the title bar lit from edge to edge (a box's rule)."""
-    from companion.ui.draw import TITLE_H
-
+def full_row(img, start: int = 0) -> int:
+    """The first row from ``start`` down lit from edge to edge (a box's rule)."""
     px = img.load()
-    return next(y for y in range(TITLE_H - 1, HEIGHT) if all(px[x, y] for x in range(img.width)))
+    return next(y for y in range(start, HEIGHT) if all(px[x, y] for x in range(img.width)))
+
+
+def assert_covers_whole(before, after, y0: int, start: int = 0) -> int:
+    """The box drawn on ``after`` over the screen ``before``: its rule lies on a
+    row nothing crossed, the screen is as it was above it and nothing of it is
+    left between the rule and the box's first line ``y0``. Returns the rule's y."""
+    rule = full_row(after, start)
+    assert before.crop((0, rule, before.width, rule + 1)).getbbox() is None  # nothing lay across it
+    assert same_above(before, after, rule)
+    assert after.crop((0, rule + 1, after.width, y0)).getbbox() is None  # covered, not left in slices
+    return rule
 
 
 def test_a_box_never_cuts_a_name_in_the_large_font_in_two():
@@ -133,32 +142,18 @@ def test_a_box_never_cuts_a_name_in_the_large_font_in_two():
     c.center(TITLE_H + 1, "P4", scale=2)  # rows 12..31
     before = c.image.copy()
     y0 = c.box(4)  # four lines: the plain rule would fall at y0 - 3, through the name
-    rule = rule_under_title(c.image)
-    assert rule < y0 - 3
-    assert before.crop((0, rule, before.width, rule + 1)).getbbox() is None  # nothing lay across it
-    assert same_above(before, c.image, rule)  # above the rule, the screen as it was
-    below = c.image.crop((0, rule + 1, c.image.width, y0))
-    assert below.getbbox() is None  # the rest of the name is covered, not left in slices
+    assert assert_covers_whole(before, c.image, y0, TITLE_H - 1) < y0 - 3
 
 
 def test_a_box_over_plain_text_rows_keeps_its_rule_where_it_was():
-    from companion.ui.draw import Canvas
+    from companion.ui.draw import TITLE_H, Canvas
 
     c = Canvas()
     c.title("Menu")
     for i in range(5):
         c.row(i, f"row {i} text")
     y0 = c.box(4)
-    assert rule_under_title(c.image) == y0 - 3
-
-
-def test_french_punctuation_never_starts_a_line():
-    from companion.ui.draw import wrap
-
-    assert wrap("Annuler : P1 garde 0 ?", 21) == ["Annuler : P1 garde", "0 ?"]
-    assert wrap("dé : petite ou moyenne, par taille :", 21) == ["dé : petite ou", "moyenne, par taille :"]
-    for line in wrap("Annuler : P1 garde 0 ? « oui » ; non !", 10):
-        assert line.split()[0] not in {"?", "!", ":", ";", "»"}
+    assert full_row(c.image, TITLE_H - 1) == y0 - 3
 
 
 def test_a_box_over_a_large_header_without_title_bar_covers_it_whole(tmp_path):
@@ -173,8 +168,4 @@ def test_a_box_over_a_large_header_without_title_bar_covers_it_whole(tmp_path):
     c.text(1, 22, "bust 15.9%  hint draw")
     before = c.image.copy()
     y0 = c.box(5)  # title, three lines of question, the answers: the plain rule falls at 11
-    px = c.image.load()
-    rule = next(y for y in range(HEIGHT) if all(px[x, y] for x in range(c.image.width)))
-    assert before.crop((0, rule, before.width, rule + 1)).getbbox() is None
-    assert c.image.crop((0, rule + 1, c.image.width, y0)).getbbox() is None
-    assert same_above(before, c.image, rule)
+    assert assert_covers_whole(before, c.image, y0) < 11

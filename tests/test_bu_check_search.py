@@ -15,16 +15,9 @@ from companion.games import bu_check
 from companion.games.bottoms_up import position
 from companion.games.bu_check import check
 from companion.pieces import Piece
-from bench.bu_check import exhaustive, stacks_of
+from bench.bu_check import exhaustive, stacks_of  # the plain search with no cut: the referee of these tests
 
 P4 = ["Ann", "Bob", "Cat", "Dan"]
-
-
-def every_result(start, cap=3000):
-    """Every field the cascade from ``start`` can end with (BU-9: no length
-    limit), or ``None`` beyond ``cap`` positions: the bench's plain search
-    with no cut (bench/bu_check.py), the referee of these tests."""
-    return exhaustive(start, cap)
 
 
 def random_position(rng):
@@ -79,7 +72,7 @@ def test_the_search_agrees_with_an_exhaustive_search(seed):
             start = s.apply_text(placement)
         except Exception:  # noqa: BLE001 - a random field the stash cannot supply
             continue
-        truth = every_result(start)
+        truth = exhaustive(start, 3000)
         if truth is not None and start.pending is not None:
             break
     else:
@@ -196,7 +189,7 @@ def test_check_from_a_turn_already_under_way(seed):
             if nxt.pending is None:
                 break
             s = nxt
-        truth = every_result(s) if s.pending is not None else None
+        truth = exhaustive(s, 3000) if s.pending is not None else None
         if truth is not None:
             break
     else:

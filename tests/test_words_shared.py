@@ -112,3 +112,12 @@ def test_text_in_the_large_font_past_the_right_edge_is_counted_as_clipped():
     c.center(20, "Konstantinos", scale=2)  # 144 px: does not
     assert CLIPS.count == 1 and CLIPS.examples == ["Konstantinos"]
     CLIPS.reset()
+
+
+def test_french_punctuation_never_starts_a_line():
+    from companion.ui.draw import wrap
+
+    assert wrap("Annuler : P1 garde 0 ?", 21) == ["Annuler : P1 garde", "0 ?"]
+    assert wrap("dé : petite ou moyenne, par taille :", 21) == ["dé : petite ou", "moyenne, par taille :"]
+    for line in wrap("Annuler : P1 garde 0 ? « oui » ; non !", 10):
+        assert line.split()[0] not in {"?", "!", ":", ";", "»"}
