@@ -314,8 +314,9 @@ def test_doc_example_replays_to_the_stated_result():
 
 
 def test_a_bust_with_nothing_to_lose_says_bust_not_lost_0():
-    """A turn that busted on its first draw lost nothing: its history line says
-    "bust", not "lost 0" (French showed "perdu, -0")."""
+    """B-4: a red piece busts and the turn scores nothing. A turn that busted on
+    its first draw lost nothing: its history line says "bust", not "lost 0"
+    (French showed "perdu, -0")."""
     from companion.games.bag_of_ice import TurnResult, new_game
     from companion.ui.bag_of_ice import turn_line
     from companion.pieces import Piece

@@ -189,7 +189,7 @@ def turn_line(k: int, t: TurnResult, st: BagOfIceState) -> str:
         lost = best_arrangement(kept, st.colors).score
         if t.bust_on == "broken":
             return _("turn {k}: rule broken, lost {n}").format(k=k, n=lost)
-        if not lost:  # nothing to lose: "-0" said nothing
+        if not lost:  # B-4: busted on the first draw, nothing to lose ("-0" said nothing)
             return _("turn {k}: bust").format(k=k)
         return _("turn {k}: bust, lost {n}").format(k=k, n=lost)
     if not t.pieces:
