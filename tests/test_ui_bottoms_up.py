@@ -12,7 +12,7 @@ import random
 import pytest
 from PIL import Image
 
-from companion import records
+from companion import i18n, records
 from companion.cli import main
 from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
@@ -20,6 +20,7 @@ from companion.journal import Journal
 from companion.pieces import Piece, Size
 from companion.ui.bottoms_up import BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker, presses_for_place
 from companion.ui.bottoms_up_check import TableField
+from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, Message
 
 from .screens_util import assert_matches_reference, make_app, press
@@ -635,3 +636,49 @@ def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
     assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, monkeypatch, lang):
+    """An unfinished search (issue 15: the budget ran out) is no verdict: the
+    screen says what was ruled out, titles it "not found" and shows the
+    nearest legal result, and never claims the field is not reachable. The
+    field: bench.bu_check's 9-choice cascade, on a budget of 40 positions."""
+    import companion.ui.bottoms_up_check as ui_check
+    from companion.games.bottoms_up import parse_bu_move, position as bu_position
+    real = ui_check.check
+    results = []
+
+    def small_budget(*args, **kw):
+        results.append(real(*args, max_positions=40, **kw))
+        return results[-1]
+
+    monkeypatch.setattr(ui_check, "check", small_budget)
+    app = after_opening(tmp_path)
+    i18n.set_language(lang)  # conftest puts English back
+    CLIPS.reset()
+    before = bu_position({"players": ["P1", "P2", "P3", "P4"]}, ["yS", "rS", "bS", "bM", "wS", "wM", "yM"])
+    field = ui_check.TableField(before, parse_bu_move("place yL on A"), lambda *a: None, lambda *a: None)
+    field.groups = [(label, [Piece.parse(x) for x in st.split()]) for label, st in
+                    zip("ABCDE", ["wS wS", "yL", "bS", "bM", "yS"])]
+    app.push(field)
+    field.run_check(app)
+    r = results[-1]
+    assert not r.complete and not r.reachable and r.depth >= 1
+    top = app.top
+    _ = i18n._
+    assert isinstance(top, Pages) and top.title == _("Check: not found") and top.banner == _("NOT FOUND")
+    text = " ".join(x.strip() for x in top.lines)
+    if lang == "en":
+        assert "Not reachable" not in text
+        assert text.startswith("Not found: no cascade of") and "The nearest legal result found:" in text
+        assert "First difference: " in text
+    else:
+        assert "Impossible" not in text
+        assert text.startswith("Introuvé : aucune cascade de") and "Le résultat légal le plus proche" in text
+    app.frame()
+    assert CLIPS.count == 0, CLIPS.examples
+    press(app, "ok")  # what next: the same three ways on
+    assert app.top.title == _("Check: not found")
+    assert [it.label for it in app.top.items] == [_("Edit the field"), _("Resolve step by step"),
+                                                  _("Record legal result")]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..engine import Move
 from ..games.bottoms_up import BlueChoice, BottomsUpState, Place, YellowChoice, label_of
 from ..games.bu_check import CheckResult, Difference, check
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..io import Key
 from ..pieces import Piece
 from .bottoms_up import (
@@ -256,18 +256,29 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
             choose(app, _("Check: right"), [(_("Record this turn"), "record"), (_("Edit the field"), "edit")],
                    lambda a, v: field.record(a, r.moves) if v == "record" else None)
     else:
-        lines = wrap(_("Not reachable. First difference: {difference}").format(difference=difference_words(r.gap)),
-                     LINE_CHARS)
-        if not r.complete:
-            lines += wrap(_("(searched every way with up to {n} choices)").format(n=r.depth), LINE_CHARS)
-        lines.append(_("A legal result:"))
+        difference = difference_words(r.gap)
+        if r.complete:
+            lines = wrap(_("Not reachable. First difference: {difference}").format(difference=difference), LINE_CHARS)
+            title = _("Check: differs")
+        else:
+            # the search ran out (issue 15): no certainty either way, so the screen
+            # says what was ruled out and never "not reachable"
+            if r.depth:
+                lines = wrap(ngettext("Not found: no cascade of {n} choice gives it; longer ones were not "
+                                      "all tried.",
+                                      "Not found: no cascade of up to {n} choices gives it; longer ones were "
+                                      "not all tried.", r.depth).format(n=r.depth), LINE_CHARS)
+            else:
+                lines = wrap(_("Not found: the search ran out before it could say."), LINE_CHARS)
+            lines += wrap(_("First difference: {difference}").format(difference=difference), LINE_CHARS)
+            title = _("Check: not found")
+        lines.append(_("A legal result:") if r.complete else _("The nearest legal result found:"))
         lines += field_lines(r.result)
         lines += wrap(_("its choices: {choices}").format(choices=choices), LINE_CHARS)
-        title = _("Check: differs")
 
         def then(app: "App") -> None:
-            choose(app, _("Check: differs"), [(_("Edit the field"), "edit"), (_("Resolve step by step"), "resolve"),
-                                              (_("Record legal result"), "record")],
+            choose(app, title, [(_("Edit the field"), "edit"), (_("Resolve step by step"), "resolve"),
+                                (_("Record legal result"), "record")],
                    lambda a, v: (field.record(a, r.moves) if v == "record"
                                  else field.resolve(a) if v == "resolve" else None))
     lines.append(_("OK: what next"))
