@@ -267,10 +267,30 @@ def test_virtual_setup_tells_which_pieces_to_take_from_the_tray_U3_U15(tmp_path)
     press(app, "ok")  # P1 takes LMS; the device draws the colors
     hand = state(app).hands[0]
     assert sorted(p.size.letter for p in hand) == ["L", "M", "S"]
-    assert isinstance(app.top, Report) and app.top.title == "Take from the tray"
-    assert app.top.lines[0] == "P1 takes:"
+    assert isinstance(app.top, Report) and app.top.title == "P1 takes:"
     from companion.ui.undercut import piece_words
-    assert sorted(w.strip() for w in app.top.lines[1:]) == sorted(piece_words(p) for p in hand)
+    assert sorted(w.strip() for w in app.top.lines) == sorted(piece_words(p) for p in hand)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_piece_to_take_from_the_tray_is_on_the_page_U3_U15(tmp_path, seed):
+    """Six smalls (or a medium and four smalls) are 6 (5) pieces: listed one a line under
+    "P1 takes:" they ran past the page's 5 lines, and OK (which closes the page) left the
+    last ones unseen. Alike pieces share a line with their count: every piece is shown."""
+    from companion.ui.undercut import piece_words
+    for mix_keys, n in (("down,down,down,down,down,ok", 6), ("down,down,down,down,ok", 5)):
+        app = make_app(tmp_path / f"{n}", seed=seed)
+        press(app, FULL_4_VIRTUAL + "," + mix_keys)
+        hand = state(app).hands[0]
+        assert len(hand) == n
+        page = app.top
+        assert isinstance(page, Report) and page.title == "P1 takes:"
+        assert len(page.lines) <= page.shown  # nothing below the page
+        listed = []
+        for line in page.lines:
+            words, _x, count = line.strip().partition(" ×")
+            listed += [words] * int(count or 1)
+        assert sorted(listed) == sorted(piece_words(p) for p in hand)
 
 
 def test_undo_restores_the_position_before_a_random_draw(tmp_path):

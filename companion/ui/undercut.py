@@ -223,6 +223,20 @@ def round_summary(before: UndercutState, drawn: Piece | None, *, virtual: bool =
     return _("Round {n} over").format(n=before.round), lines
 
 
+def tray_page(players: tuple[str, ...], seat: int, pieces: list[Piece]) -> tuple[str, list[str]]:
+    """The pieces a player takes from the tray at setup (virtual bag, U-3, U-15): the
+    name in the title, then one line per kind of piece with its count ("small green
+    ×2"), so that every piece is on the page without scrolling (at most 5 kinds: 6
+    smalls in 5 colors, or a medium and 4 smalls); OK closes it."""
+    template = _("{name} takes:")
+    room = WIDTH // CHAR_W - len(template.format(name=""))
+    title = template.format(name=short_names(list(players), room)[seat])
+    kinds: dict[Piece, int] = {}
+    for p in canon(pieces):
+        kinds[p] = kinds.get(p, 0) + 1
+    return title, ["  " + piece_words(p) + (f" ×{n}" if n > 1 else "") for p, n in kinds.items()]
+
+
 def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
     """What the device did (or the table must do) after the last action, as
     pages of (title, lines), in order."""
@@ -238,10 +252,7 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             if kind == "hand" and virtual:  # U-3, U-15: the device drew the colors
                 tray.setdefault(idx, []).append(m.piece)
                 if not s.after.pending or s.after.draw_for != b.draw_for:
-                    taken = canon(tray.pop(idx))
-                    pages.append((_("Take from the tray"),
-                                  [_("{name} takes:").format(name=b.players[idx])]
-                                  + ["  " + piece_words(p) for p in taken]))
+                    pages.append(tray_page(b.players, idx, tray.pop(idx)))
             elif kind == "stack":
                 stacks_drawn = True
             elif kind == "pass":
