@@ -13,12 +13,14 @@ import pytest
 from PIL import Image
 
 from companion import i18n, records
+from companion.i18n import _ as tr
 from companion.cli import main
 from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
 from companion.journal import Journal
 from companion.pieces import Piece, Size
-from companion.ui.bottoms_up import BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker, presses_for_place
+from companion.ui.bottoms_up import (TITLE_CHARS, BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker,
+                                     presses_for_place)
 from companion.ui.bottoms_up_check import TableField
 from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, Message
@@ -625,7 +627,7 @@ def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
     assert "Check the rest" in labels and "Check mode" not in labels
     press(app, ",".join(["down"] * labels.index("Check the rest") + ["ok"]))
     field = app.top
-    assert isinstance(field, TableField) and field.heading()[0] == "Table: the stacks now"
+    assert isinstance(field, TableField) and field.heading()[0] == "Table's stacks"
     assert field.table() == ["A: rS yM", "B: gS", "C: yS", "D: wS"]
     press(app, "down,ok,down,ok,up,ok,up,ok")   # A: remove rS; Done
     press(app, "down,down,ok,down,ok,ok,ok")    # C: change yS to rS
@@ -636,6 +638,27 @@ def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
     assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_check_the_rest_title_is_never_cut_by_the_list_position(tmp_path, lang):
+    """The table's field under "Check the rest" is a list longer than the screen, so its
+    title bar carries the cursor's place ("1/6"): "Table: the stacks now" was cut to
+    "Table: the stack~". The title fits beside any place up to "10/12" in both languages."""
+    app = after_opening(tmp_path)
+    try:
+        i18n.set_language(lang)
+        press(app, "down,down,down,right,ok,back")  # yM on A: yellow asks where rS goes; the session menu
+        labels = [it.label for it in app.top.items]
+        CLIPS.reset()
+        press(app, ",".join(["down"] * labels.index(tr("Check the rest")) + ["ok"]))
+        field = app.top
+        assert isinstance(field, TableField)
+        press(app, ",".join(["down"] * len(field.items)))  # every row, the position tag each time
+        assert CLIPS.count == 0, CLIPS.examples
+        assert len(field.heading()[0]) + 1 + len("10/12") <= TITLE_CHARS
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
