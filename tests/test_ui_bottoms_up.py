@@ -662,6 +662,25 @@ def test_check_the_rest_title_is_never_cut_by_the_list_position(tmp_path, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+def test_dropping_the_stacks_entered_asks_with_both_answers_whole(tmp_path, lang):
+    """BACK from the table's field after an edit asks whether to drop it; the two
+    answers sit side by side and must both show whole ("Conserver" / "Effacer")."""
+    app = after_opening(tmp_path)
+    try:
+        i18n.set_language(lang)
+        press(app, "down,down,down,right,ok,back")  # a yellow choice pending; the session menu
+        labels = [it.label for it in app.top.items]
+        press(app, ",".join(["down"] * labels.index(tr("Check the rest")) + ["ok"]))
+        press(app, "down,ok,down,ok,ok,ok,up,ok")  # A: change its bottom piece; Done
+        CLIPS.reset()
+        press(app, "back")
+        assert isinstance(app.top, Confirm)
+        assert CLIPS.count == 0, CLIPS.examples
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, monkeypatch, lang):
     """An unfinished search (issue 15: the budget ran out) is no verdict: the
     screen says what was ruled out, titles it "not found" and shows the
