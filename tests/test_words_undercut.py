@@ -252,3 +252,26 @@ def test_a_shared_win_of_long_names_is_not_clipped(tmp_path, language, k):
     UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
     assert CLIPS.count == 0, CLIPS.examples
     assert any(LONG[0][:5] in t for t in drawn)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_tie_broken_by_pieces_lists_pieces_only_U13(tmp_path, language):
+    """Four tied on score; pips 5, 3, 5, 3: the two with 3 pips count their pieces, 2
+    and 3. The winner screen said "tie broken by pieces" above "Bo 5 Cy 2 De 5 Ev 3":
+    the 5s were pips, read as pieces (Bob and Dee would have had the fewest but for
+    2). It lists the pieces of the hands that counted them: "Cy 2 Eve 3"."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from companion.ui.draw import Canvas
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy", "Dee", "Eve"]))
+    press(app, "ok,ok,up,ok,ok,down,ok,up,ok")  # 5 players, score sheet
+    st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
+    over = replace(st, phase="over", winners=(2,), tied=(1, 2, 3, 4), tb_pips=(None, 5, 3, 5, 3),
+                   tb_pieces=(None, None, 2, None, 3),
+                   detail="tie on score and pips broken by fewest pieces in hand (U-13)")
+    i18n.set_language(language)
+    draw.DRAWN = drawn = []
+    UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
+    assert i18n._("tie broken by pieces") in drawn
+    assert drawn[-1] == "Cy 2 Eve 3"

@@ -659,16 +659,21 @@ class UndercutScreen(SessionScreen):
             why = {"pips": _("tie broken by pips"), "pieces": _("tie broken by pieces"),
                    "shared": _("same pips and pieces")}[stage]
             c.center(y, fit(why, LINE))
+            pips = {i: st.tb_pips[i] if st.tb_pips else st.hands[i].pips() for i in st.tied}
+            seats = list(st.tied)
+            if stage == "pieces":  # only the hands still tied on pips went on to count pieces:
+                # the others' figures are pips, which beside pieces would read as pieces
+                least = min(p for p in pips.values() if p is not None)
+                seats = [i for i in seats if pips[i] == least]
             figures = []
-            for i in st.tied:
-                pips = st.tb_pips[i] if st.tb_pips else st.hands[i].pips()
+            for i in seats:
                 cnt = st.tb_pieces[i] if st.tb_pieces else (len(st.hands[i]) if st.full else None)
-                figures.append(cnt if stage == "pieces" and cnt is not None else pips)
+                figures.append(cnt if stage == "pieces" and cnt is not None else pips[i])
             digits = max(len(str(f)) for f in figures)
             width = (LINE - (len(figures) - 1)) // len(figures) - 1 - digits
             if width >= 2:
                 names = short_names(st.players, width)
-                c.center(y + LINE_H, " ".join(f"{names[i]} {f}" for i, f in zip(st.tied, figures)))
+                c.center(y + LINE_H, " ".join(f"{names[i]} {f}" for i, f in zip(seats, figures)))
                 return
         else:
             c.center(y, fit(_("lowest score wins"), LINE))
