@@ -724,3 +724,25 @@ def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, m
     assert app.top.title == _("Check: not found")
     assert [it.label for it in app.top.items] == [_("Edit the field"), _("Resolve step by step"),
                                                   _("Record legal result")]
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_a_shared_win_lists_the_winners_apart_BU12(n):
+    """The shared winners were joined by "& " ("Ann& Bob& Cy& Dee"): the "&" stuck to
+    each name. They are listed "Ann, Bob, Cy, Dee", in the room the screen counted."""
+    from types import SimpleNamespace
+
+    from companion.ui import draw
+    from companion.ui.draw import Canvas
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")[:n]
+    fake = SimpleNamespace(players=names, winners=lambda: tuple(range(n)), final_scores=lambda: (3,) * n,
+                           secrets=tuple(COLORS[:n]))
+    draw.DRAWN = drawn = []
+    CLIPS.reset()
+    try:
+        BottomsUpScreen.render_winner(SimpleNamespace(state=fake), Canvas())
+    finally:
+        draw.DRAWN = None
+    assert not any("&" in t for t in drawn) and CLIPS.count == 0, CLIPS.examples
+    if n < 6:  # six share one line: their initials
+        assert ", ".join(names) in drawn
