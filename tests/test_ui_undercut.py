@@ -377,3 +377,28 @@ def test_physical_bag_random_start_is_named_by_the_table(tmp_path):
     assert [r.label for r in screen.rows()] == ["Ann", "Bob", "Cat"]
     press(app, "down,ok")
     assert s.state.start == 1
+
+
+def test_the_end_is_said_after_the_turn_ins_that_reached_it_U6_U12(tmp_path):
+    """A pass, then the device's own turn-ins (U-6) bring Eve to 10 points: the pages
+    said "End triggered: Eve has 10 points" before "Only one move", the page with the
+    turn-in that got her there. They come in the order of play: the round's summary,
+    the turn-ins, then the end."""
+    from companion.config import Settings
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy", "Dee", "Eve"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
+    titles: list[str] = []
+    seen: list[Report] = []
+    for _ in range(200):  # every take "one of each size", zero bids, every pass a small
+        top = app.top
+        if isinstance(top, Report) and not any(top is r for r in seen):
+            seen.append(top)
+            titles.append(top.title)
+        if state(app).end_triggered and "End triggered" in titles:
+            break
+        press(app, "ok")
+    end = titles.index("End triggered")
+    assert titles[end - 1] == "Only one move", titles
+    assert titles[end - 2].startswith("Round"), titles
+    st = state(app)
+    assert max(st.points) >= 10

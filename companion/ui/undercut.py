@@ -271,6 +271,9 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             if isinstance(m, TurnIn) and m.pieces:  # which pieces go back to the bag (issue 13)
                 auto_turnins.append("  " + _("back to the bag: {pieces}").format(pieces=pcs(m.pieces)))
         if s.after.end_triggered and not b.end_triggered:  # U-12
+            if auto_turnins:  # the moves that reached the end come before it is said
+                pages.append((_("Only one move"), auto_turnins))
+                auto_turnins = []
             seat = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
             pts = s.after.points[seat]
             why = (_("This scoring phase is the last.") if b.phase == Phase.SCORING
