@@ -23,7 +23,7 @@ from companion.ui import draw
 from companion.ui.draw import CLIPS
 from companion.ui.undercut import BidPicker, ScoreScreen, UndercutScreen
 from companion.ui.common import Report
-from companion.ui.widgets import Screen
+from companion.ui.widgets import ChoiceList, Screen
 
 from .i18n_util import pseudo_language, untranslated
 from .screens_util import make_app, press
@@ -275,3 +275,26 @@ def test_a_tie_broken_by_pieces_lists_pieces_only_U13(tmp_path, language):
     UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
     assert i18n._("tie broken by pieces") in drawn
     assert drawn[-1] == "Cy 2 Eve 3"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_two_foursomes_of_one_colors_tell_their_sizes_apart_U5(language):
+    """A hand with a FOURSOME of smalls and one of mediums in the same four colors: both
+    rows read "FOURSOME r y g b +2" (QUADRUPLET rygb), a choice (U-6) between two equal
+    rows. Where the colors alone would not tell them apart, the rows say the size."""
+    from types import SimpleNamespace
+
+    from companion.games.undercut import position
+    i18n.set_language(language)
+    st = position({"players": ["Ann", "Bob", "Cy"], "start": 0}, ["rS yS gS bS rM yM gM bM", "kL", "kM"])
+    d = st.decision()
+    screen = UndercutScreen(SimpleNamespace(state=st))
+    rows = [screen.item(o) for o in d.options]
+    labels = [r.label for r in rows]
+    assert len(labels) == 2 and len(set(labels)) == 2, labels
+    assert any("M:" in t for t in labels) and any("S:" in t for t in labels)
+    assert all(len(r.label) + 1 + len(r.right) <= ChoiceList.ROOM for r in rows)
+    # one foursome per size: the colors say it, as before
+    st = position({"players": ["Ann", "Bob", "Cy"], "start": 0}, ["rS yS gS bS kS", "kL", "kM"])
+    screen = UndercutScreen(SimpleNamespace(state=st))
+    assert all(":" not in screen.item(o).label for o in st.decision().options)

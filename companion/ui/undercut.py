@@ -514,8 +514,15 @@ class UndercutScreen(SessionScreen):
             label = combo_word(m.combo)
             if st.full and m.pieces:
                 room = ChoiceList.ROOM - 1 - len(right)
-                for pieces in (pcs(m.pieces), " ".join(p.color.letter for p in canon(m.pieces)),
-                               "".join(p.color.letter for p in canon(m.pieces))):
+                colors = [p.color.letter for p in canon(m.pieces)]
+                size = m.pieces[0].size.letter
+                if m.combo == "FOURSOME" and any(  # its colors alone would not tell it from another
+                        isinstance(o.move, TurnIn) and o.move.combo == "FOURSOME" and o.move.pieces
+                        and o.move.pieces[0].size != m.pieces[0].size for o in self.decision().options):
+                    shorter = [f"{size}: {' '.join(colors)}", f"{size}: {''.join(colors)}", f"{size}:{''.join(colors)}"]
+                else:
+                    shorter = [" ".join(colors), "".join(colors)]
+                for pieces in (pcs(m.pieces), *shorter):
                     if len(label) + 1 + len(pieces) <= room:
                         label = f"{label} {pieces}"
                         break
