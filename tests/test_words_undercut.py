@@ -298,3 +298,14 @@ def test_two_foursomes_of_one_colors_tell_their_sizes_apart_U5(language):
     st = position({"players": ["Ann", "Bob", "Cy"], "start": 0}, ["rS yS gS bS kS", "kL", "kM"])
     screen = UndercutScreen(SimpleNamespace(state=st))
     assert all(":" not in screen.item(o).label for o in st.decision().options)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_too_high_message_fits_its_box_U9(language):
+    """OK on a bid that is not lower says why in a message box of 5 lines under its
+    title. The French took 6: the box showed "... ou autant d'encoches en moins" and
+    hid "de pièces." below, the rule cut in the middle of its last clause."""
+    from companion.ui.draw import BOX_ROWS, CHAR_W, WIDTH, wrap
+    i18n.set_language(language)
+    text = i18n._("A bid must be lower than the one to beat: fewer pips, or as many pips in fewer pieces.")
+    assert len(wrap(text, WIDTH // CHAR_W)) <= BOX_ROWS - 1
