@@ -402,3 +402,31 @@ def test_the_end_is_said_after_the_turn_ins_that_reached_it_U6_U12(tmp_path):
     assert titles[end - 2].startswith("Round"), titles
     st = state(app)
     assert max(st.points) >= 10
+
+
+def test_the_undo_question_names_the_pass_it_takes_back_U11(tmp_path):
+    """After a pass the device draws the passer's piece, plays the only turn-ins (U-6) and
+    draws the next round's stacks (U-7). Hold BACK asked "Undo: yS drawn for stack D?",
+    and OK took back the pass and all of that: the question names the pass first."""
+    from companion.config import Settings
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy", "Dee", "Eve"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
+    for _ in range(100):  # every take "one of each size", zero bids, the pass a small
+        if state(app).round == 2 and state(app).phase == "bidding" and isinstance(app.top, UndercutScreen):
+            break
+        press(app, "ok")
+    before_pass = [s for s in game_screen(app).session.fold.states if s.round == 1][-1]
+    passer = before_pass.players[before_pass.active]
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm)
+    assert app.top.question.startswith(f"Undo: {passer} passes"), app.top.question
+    press(app, "ok")
+    st = state(app)
+    assert st.round == 1 and st.phase == "bidding" and st.players[st.active] == passer
+
+
+def test_the_undo_question_of_a_die_roll_is_the_roll_s_face(tmp_path):
+    """A decision and its one draw (the die rolled) is said by the draw alone, as before."""
+    app = make_app(tmp_path)
+    press(app, "down,ok,ok,ok,hold-back")  # Tools, die, roll, undo
+    assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: rolled ")
