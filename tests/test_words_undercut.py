@@ -309,3 +309,14 @@ def test_the_too_high_message_fits_its_box_U9(language):
     i18n.set_language(language)
     text = i18n._("A bid must be lower than the one to beat: fewer pips, or as many pips in fewer pieces.")
     assert len(wrap(text, WIDTH // CHAR_W)) <= BOX_ROWS - 1
+
+
+def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
+    """U-10: "Anne reprend son marqueur et petite rouge, petite rouge." had no article
+    before the pieces; they are listed after "et ses pièces :"."""
+    from companion.pieces import Piece
+    from companion.ui.undercut import pieces_words
+    i18n.set_language("fr")
+    line = i18n._("{name} takes back the marker and {pieces}.").format(
+        name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
+    assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
