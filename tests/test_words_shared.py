@@ -137,3 +137,13 @@ def test_a_list_of_piece_codes_is_never_split_across_lines():
     long = wrap("bag: rL rM rS yL yM yS gL gM gS bL bM", 20)
     assert long == ["bag:", "rL rM rS yL yM yS gL", "gM gS bL bM"]
     assert all(len(line) <= 20 for line in long)
+
+
+def test_points_never_start_a_line():
+    """The only-one-move page wrapped "Dominique : TRIPLET" above a lone "+2"."""
+    from companion.ui.draw import wrap
+
+    assert wrap("Dominique : TRIPLET +2", 20) == ["Dominique :", "TRIPLET +2"]
+    assert wrap("Eve: TREE +5", 10) == ["Eve:", "TREE +5"]
+    for line in wrap("Ann gains +3, Bob loses -12; Cy +1.", 10):  # each fits beside its word
+        assert not line.startswith(("+", "-")), line
