@@ -350,13 +350,16 @@ def describe_result(result) -> str:
            f"{len(result.fold.moves)} moves in effect, {len(result.fold.undone)} undone"]
     players = getattr(state, "players", None)
     scores = state.scores()
+    names = list(players) if isinstance(players, (list, tuple)) else []
     if scores:
-        names = players if isinstance(players, (list, tuple)) and len(players) == len(scores) else [
-            f"P{i + 1}" for i in range(len(scores))]
+        if len(names) != len(scores):
+            names = [f"P{i + 1}" for i in range(len(scores))]
         out.append("scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, scores)))
     oc = state.outcome()
     if oc:
-        out.append(f"ended ({oc.termination.value}); winner seat(s): {', '.join(str(w + 1) for w in oc.winners)}"
+        # the winners by name with their seat (1-based): "Bob (seat 2)"
+        won = [f"{names[w]} (seat {w + 1})" if 0 <= w < len(names) else f"seat {w + 1}" for w in oc.winners]
+        out.append(f"ended ({oc.termination.value}); winner{'s' if len(won) > 1 else ''}: {', '.join(won)}"
                    + (f" - {oc.detail}" if oc.detail else ""))
     else:
         out.append("not finished")
@@ -507,14 +510,14 @@ def parser() -> argparse.ArgumentParser:
                    help="headless: enlarge the screenshot N times (default 1: the real 128x64)")
     s.add_argument("--text", action="store_true", help="headless: print the final frame as text")
     r = sub.add_parser("replay", parents=[common], help="replay a game record and print the result")
-    r.add_argument("file")
+    r.add_argument("file", help="a game record (.jsonl), e.g. from companion export ID -o FILE")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     e = sub.add_parser("export", parents=[common],
                        help="write a session as a game record, a CSV of scores or a PNG score sheet")
-    e.add_argument("id", type=int)
+    e.add_argument("id", type=int, help="the session's id: companion history lists them, the device shows it as #ID")
     e.add_argument("--format", choices=["json", "csv", "png"], default="json",
                    help="json: the game record; csv: scores per turn; png: a score sheet (needs -o)")
-    e.add_argument("-o", "--output", metavar="FILE")
+    e.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: print; png needs it)")
     sub.add_parser("history", parents=[common], help="list sessions with their ids")
     b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
     b.add_argument("dest", metavar="DEST")

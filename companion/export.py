@@ -264,12 +264,32 @@ def sheet_lines(summary: GameSummary) -> dict[str, Any]:
     }
 
 
+SHEET_FONTS = ("DejaVuSans.ttf", "FreeSans.ttf", "LiberationSans-Regular.ttf")
+"""Fonts with the accented Latin, Greek and Cyrillic letters of names, tried in order
+(Pillow finds them in the system's font folders: fonts-dejavu-core on Debian and
+Raspberry Pi OS); Pillow's own font has no accented letter (Chloé drew as Chlo□)."""
+
+
 def _font(size: int):
     from PIL import ImageFont
+    for name in SHEET_FONTS:
+        try:
+            return ImageFont.truetype(name, size)
+        except (OSError, ImportError):
+            continue
     try:
         return ImageFont.load_default(size=size)
     except (TypeError, OSError, ImportError):  # Pillow without FreeType: the bitmap font
         return ImageFont.load_default()
+
+
+def _clip(d, text: str, font, width: float) -> str:
+    """``text`` cut with ``~`` to fit ``width`` pixels in ``font``."""
+    if d.textlength(text, font=font) <= width:
+        return text
+    while text and d.textlength(text + "~", font=font) > width:
+        text = text[:-1]
+    return text + "~"
 
 
 def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
@@ -277,7 +297,7 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     totals (the winners' column marked) and the result."""
     from PIL import Image, ImageDraw
     data = sheet_lines(summary)
-    big, mid, small = _font(30), _font(20), _font(18)
+    big, mid, small, tiny = _font(30), _font(20), _font(18), _font(14)
     pad, row_h = 24, 30
     n_rows = len(data["rows"]) + (1 if data["skipped"] else 0)
     height = pad + 44 + 30 + 16 + row_h * (n_rows + 2) + 16 + 40 + pad
@@ -293,16 +313,18 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     col_w = 100 if n_players else 0
     x_turn, x_move = pad, pad + 56
     x_scores = width - pad - col_w * n_players
-    move_chars = max(8, (x_scores - x_move - 8) // 10)
+    move_w = max(80, x_scores - x_move - 8)
 
     def line(cells: list[str], y: int, font, fill=ink) -> None:
         d.text((x_turn, y), cells[0], font=font, fill=fill)
-        text = cells[1] if len(cells[1]) <= move_chars else cells[1][:move_chars - 1] + "~"
-        d.text((x_move, y), text, font=font, fill=fill)
+        d.text((x_move, y), _clip(d, cells[1], font, move_w), font=font, fill=fill)
         for i, v in enumerate(cells[2:]):
             right = x_scores + col_w * (i + 1) - 10
-            w = d.textlength(v, font=font)
-            d.text((right - w, y), v, font=font, fill=fill)
+            # a long name takes a smaller font, else is cut: it stays in its column
+            f = next((f for f in (font, small, tiny) if d.textlength(v, font=f) <= col_w - 14), tiny)
+            v = _clip(d, v, f, col_w - 14)
+            w = d.textlength(v, font=f)
+            d.text((right - w, y + (getattr(font, "size", 0) - getattr(f, "size", 0)) // 2), v, font=f, fill=fill)
 
     for i in data["winners"]:
         d.rectangle((x_scores + col_w * i, y - 4, x_scores + col_w * (i + 1) - 2,

@@ -151,13 +151,7 @@ class Session:
         Returns the undone seqs (they stay in the history)."""
         if not self.fold.moves:
             raise IllegalMoveError("nothing to undo")
-        n = 0
-        states = self.fold.states
-        while n < len(self.fold.moves):
-            n += 1
-            before = states[-1 - n]
-            if not self.waiting_for_device(before) or len(states) - 1 - n == 0:
-                break
+        n = self.undo_span()
         targets: list[int] = []
         for p in reversed(self.fold.moves[-n:]):
             assert p.seq is not None  # a session folds its journal's events: every move has a seq
@@ -168,6 +162,27 @@ class Session:
             self.events.append(e)
         self.advance()  # only does something back at the very start (e.g. a random start pick)
         return targets
+
+    def undo_span(self) -> int:
+        """How many live moves an undo takes back: the last player decision and
+        every chance outcome and forced move after it (0 at the start)."""
+        n = 0
+        states = self.fold.states
+        while n < len(self.fold.moves):
+            n += 1
+            before = states[-1 - n]
+            if not self.waiting_for_device(before) or len(states) - 1 - n == 0:
+                break
+        return n
+
+    def undo_first_line(self, describe: "Callable[[State, Move], str] | None" = None) -> str | None:
+        """The player decision an undo takes back (the first of ``undo_span``
+        moves), described in its position as ``last_line`` does; None at the start."""
+        n = self.undo_span()
+        if not n:
+            return None
+        before, move = self.fold.states[-1 - n], self.fold.moves[-n].move
+        return describe(before, move) if describe is not None else before.describe(move)
 
     def end(self, reason: str = "closed") -> None:
         if not self.fold.ended:

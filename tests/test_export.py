@@ -256,6 +256,24 @@ def test_score_sheet_of_a_long_game_keeps_the_last_rows(tally):
     assert export.score_sheet(s).height < 2600
 
 
+def test_score_sheet_draws_accented_names_and_keeps_long_ones_in_their_column():
+    """Pillow's own font has no accented letter: "Chloé" and "Émilie" drew with a box
+    for é and É on the sheet. A system font with them is used when there is one; a
+    name too wide for its column takes a smaller font, else is cut with ~."""
+    font = export._font(20)
+    if type(font).__name__ != "FreeTypeFont" or getattr(font, "path", None) is None \
+            or not str(font.path).endswith(export.SHEET_FONTS):
+        pytest.skip("none of the sheet's fonts on this system")
+    missing = bytes(font.getmask("\ue000"))  # a private-use character: no font draws it
+    for ch in "éÉçñøßΩЖ":
+        assert bytes(font.getmask(ch)) != missing, ch
+    from PIL import Image, ImageDraw
+    d = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    cut = export._clip(d, "Maximilienne", font, 60)
+    assert cut.endswith("~") and d.textlength(cut, font=font) <= 60
+    assert export._clip(d, "Ann", font, 60) == "Ann"
+
+
 # ---------------------------------------------------------------- CLI
 
 

@@ -143,3 +143,19 @@ def test_every_french_text_formats_with_the_english_fields():
         values = {f: 1 for i in ids for f in field.findall(i)}
         for text in (m.string if isinstance(m.string, (tuple, list)) else (m.string,)):
             text.format(**values)  # KeyError, IndexError or ValueError fail the test
+
+
+def test_no_french_text_puts_de_before_a_name():
+    """French elides "de" before a vowel: "Main de Anne", "Couleur de Émilie" are
+    wrong (d'Anne, d'Émilie) and a name can start with any letter. The French texts
+    say them without "de" before a name ("Main : Anne", "Émilie : couleur")."""
+    import re
+
+    from babel.messages import pofile
+
+    from companion import catalog
+    cat = pofile.read_po(catalog.po_path("fr").open("rb"))
+    before_name = re.compile(r"\b(de|que|le|la) \{(name|player|who|names?)\}", re.IGNORECASE)
+    bad = [s for m in cat for s in (m.string if isinstance(m.string, (tuple, list)) else (m.string,))
+           if s and before_name.search(s)]
+    assert bad == []

@@ -13,12 +13,14 @@ import pytest
 from PIL import Image
 
 from companion import i18n, records
+from companion.i18n import _ as tr
 from companion.cli import main
 from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
 from companion.journal import Journal
 from companion.pieces import Piece, Size
-from companion.ui.bottoms_up import BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker, presses_for_place
+from companion.ui.bottoms_up import (TITLE_CHARS, BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker,
+                                     presses_for_place)
 from companion.ui.bottoms_up_check import TableField
 from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, Message
@@ -625,7 +627,7 @@ def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
     assert "Check the rest" in labels and "Check mode" not in labels
     press(app, ",".join(["down"] * labels.index("Check the rest") + ["ok"]))
     field = app.top
-    assert isinstance(field, TableField) and field.heading()[0] == "Table: the stacks now"
+    assert isinstance(field, TableField) and field.heading()[0] == "Table's stacks"
     assert field.table() == ["A: rS yM", "B: gS", "C: yS", "D: wS"]
     press(app, "down,ok,down,ok,up,ok,up,ok")   # A: remove rS; Done
     press(app, "down,down,ok,down,ok,ok,ok")    # C: change yS to rS
@@ -636,6 +638,46 @@ def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
     assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_check_the_rest_title_is_never_cut_by_the_list_position(tmp_path, lang):
+    """The table's field under "Check the rest" is a list longer than the screen, so its
+    title bar carries the cursor's place ("1/6"): "Table: the stacks now" was cut to
+    "Table: the stack~". The title fits beside any place up to "10/12" in both languages."""
+    app = after_opening(tmp_path)
+    try:
+        i18n.set_language(lang)
+        press(app, "down,down,down,right,ok,back")  # yM on A: yellow asks where rS goes; the session menu
+        labels = [it.label for it in app.top.items]
+        CLIPS.reset()
+        press(app, ",".join(["down"] * labels.index(tr("Check the rest")) + ["ok"]))
+        field = app.top
+        assert isinstance(field, TableField)
+        press(app, ",".join(["down"] * len(field.items)))  # every row, the position tag each time
+        assert CLIPS.count == 0, CLIPS.examples
+        assert len(field.heading()[0]) + 1 + len("10/12") <= TITLE_CHARS
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_dropping_the_stacks_entered_asks_with_both_answers_whole(tmp_path, lang):
+    """BACK from the table's field after an edit asks whether to drop it; the two
+    answers sit side by side and must both show whole ("Conserver" / "Effacer")."""
+    app = after_opening(tmp_path)
+    try:
+        i18n.set_language(lang)
+        press(app, "down,down,down,right,ok,back")  # a yellow choice pending; the session menu
+        labels = [it.label for it in app.top.items]
+        press(app, ",".join(["down"] * labels.index(tr("Check the rest")) + ["ok"]))
+        press(app, "down,ok,down,ok,ok,ok,up,ok")  # A: change its bottom piece; Done
+        CLIPS.reset()
+        press(app, "back")
+        assert isinstance(app.top, Confirm)
+        assert CLIPS.count == 0, CLIPS.examples
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -682,3 +724,25 @@ def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, m
     assert app.top.title == _("Check: not found")
     assert [it.label for it in app.top.items] == [_("Edit the field"), _("Resolve step by step"),
                                                   _("Record legal result")]
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_a_shared_win_lists_the_winners_apart_BU12(n):
+    """The shared winners were joined by "& " ("Ann& Bob& Cy& Dee"): the "&" stuck to
+    each name. They are listed "Ann, Bob, Cy, Dee", in the room the screen counted."""
+    from types import SimpleNamespace
+
+    from companion.ui import draw
+    from companion.ui.draw import Canvas
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")[:n]
+    fake = SimpleNamespace(players=names, winners=lambda: tuple(range(n)), final_scores=lambda: (3,) * n,
+                           secrets=tuple(COLORS[:n]))
+    draw.DRAWN = drawn = []
+    CLIPS.reset()
+    try:
+        BottomsUpScreen.render_winner(SimpleNamespace(state=fake), Canvas())
+    finally:
+        draw.DRAWN = None
+    assert not any("&" in t for t in drawn) and CLIPS.count == 0, CLIPS.examples
+    if n < 6:  # six share one line: their initials
+        assert ", ".join(names) in drawn

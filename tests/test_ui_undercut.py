@@ -267,10 +267,30 @@ def test_virtual_setup_tells_which_pieces_to_take_from_the_tray_U3_U15(tmp_path)
     press(app, "ok")  # P1 takes LMS; the device draws the colors
     hand = state(app).hands[0]
     assert sorted(p.size.letter for p in hand) == ["L", "M", "S"]
-    assert isinstance(app.top, Report) and app.top.title == "Take from the tray"
-    assert app.top.lines[0] == "P1 takes:"
+    assert isinstance(app.top, Report) and app.top.title == "P1 takes:"
     from companion.ui.undercut import piece_words
-    assert sorted(w.strip() for w in app.top.lines[1:]) == sorted(piece_words(p) for p in hand)
+    assert sorted(w.strip() for w in app.top.lines) == sorted(piece_words(p) for p in hand)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_piece_to_take_from_the_tray_is_on_the_page_U3_U15(tmp_path, seed):
+    """Six smalls (or a medium and four smalls) are 6 (5) pieces: listed one a line under
+    "P1 takes:" they ran past the page's 5 lines, and OK (which closes the page) left the
+    last ones unseen. Alike pieces share a line with their count: every piece is shown."""
+    from companion.ui.undercut import piece_words
+    for mix_keys, n in (("down,down,down,down,down,ok", 6), ("down,down,down,down,ok", 5)):
+        app = make_app(tmp_path / f"{n}", seed=seed)
+        press(app, FULL_4_VIRTUAL + "," + mix_keys)
+        hand = state(app).hands[0]
+        assert len(hand) == n
+        page = app.top
+        assert isinstance(page, Report) and page.title == "P1 takes:"
+        assert len(page.lines) <= page.shown  # nothing below the page
+        listed = []
+        for line in page.lines:
+            words, _x, count = line.strip().partition(" ×")
+            listed += [words] * int(count or 1)
+        assert sorted(listed) == sorted(piece_words(p) for p in hand)
 
 
 def test_undo_restores_the_position_before_a_random_draw(tmp_path):
@@ -357,3 +377,56 @@ def test_physical_bag_random_start_is_named_by_the_table(tmp_path):
     assert [r.label for r in screen.rows()] == ["Ann", "Bob", "Cat"]
     press(app, "down,ok")
     assert s.state.start == 1
+
+
+def test_the_end_is_said_after_the_turn_ins_that_reached_it_U6_U12(tmp_path):
+    """A pass, then the device's own turn-ins (U-6) bring Eve to 10 points: the pages
+    said "End triggered: Eve has 10 points" before "Only one move", the page with the
+    turn-in that got her there. They come in the order of play: the round's summary,
+    the turn-ins, then the end."""
+    from companion.config import Settings
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy", "Dee", "Eve"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
+    titles: list[str] = []
+    seen: list[Report] = []
+    for _ in range(200):  # every take "one of each size", zero bids, every pass a small
+        top = app.top
+        if isinstance(top, Report) and not any(top is r for r in seen):
+            seen.append(top)
+            titles.append(top.title)
+        if state(app).end_triggered and "End triggered" in titles:
+            break
+        press(app, "ok")
+    end = titles.index("End triggered")
+    assert titles[end - 1] == "Only one move", titles
+    assert titles[end - 2].startswith("Round"), titles
+    st = state(app)
+    assert max(st.points) >= 10
+
+
+def test_the_undo_question_names_the_pass_it_takes_back_U11(tmp_path):
+    """After a pass the device draws the passer's piece, plays the only turn-ins (U-6) and
+    draws the next round's stacks (U-7). Hold BACK asked "Undo: yS drawn for stack D?",
+    and OK took back the pass and all of that: the question names the pass first."""
+    from companion.config import Settings
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy", "Dee", "Eve"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
+    for _ in range(100):  # every take "one of each size", zero bids, the pass a small
+        if state(app).round == 2 and state(app).phase == "bidding" and isinstance(app.top, UndercutScreen):
+            break
+        press(app, "ok")
+    before_pass = [s for s in game_screen(app).session.fold.states if s.round == 1][-1]
+    passer = before_pass.players[before_pass.active]
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm)
+    assert app.top.question.startswith(f"Undo: {passer} passes"), app.top.question
+    press(app, "ok")
+    st = state(app)
+    assert st.round == 1 and st.phase == "bidding" and st.players[st.active] == passer
+
+
+def test_the_undo_question_of_a_die_roll_is_the_roll_s_face(tmp_path):
+    """A decision and its one draw (the die rolled) is said by the draw alone, as before."""
+    app = make_app(tmp_path)
+    press(app, "down,ok,ok,ok,hold-back")  # Tools, die, roll, undo
+    assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: rolled ")

@@ -218,3 +218,15 @@ def test_an_undo_takes_the_implied_moves_after_its_move_with_it_U6(tmp_path, cap
     assert code == 0, out
     code, before = replay(write(tmp_path, FULL_SETUP, FULL_GAME[:i - 1], name="c.jsonl"), capsys)
     assert out["state"] == before["state"] and out["undone"] == [i]
+
+
+def test_replay_names_the_winner_and_the_seat(tmp_path, capsys):
+    """``companion replay FILE`` (no --json) said "winner seat(s): 4": the players had to
+    count seats from 1 to find who won. It names them, with the seat."""
+    code = main(["replay", write(tmp_path, {"players": ["Ann", "Bob", "Cat", "Dan"], "level": "score",
+                                           "start": "random"}, SCORE_GAME)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[1] == "scores: Ann 10, Bob 2, Cat 2, Dan 2"
+    assert out[2] == ("ended (score_limit); winner: Dan (seat 4) - "
+                      "tie on score and pips broken by fewest pieces in hand (U-13)")

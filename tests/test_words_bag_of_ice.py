@@ -381,3 +381,23 @@ def test_whose_turn_scores_and_verdicts_are_large(tmp_path, language, monkeypatc
                 seen.add("bust")
             w.key("ok")
     assert seen == {"turn", "bust", "over"}
+
+
+def test_the_undo_question_s_keep_answer_is_not_the_word_for_bank():
+    """In French "Bank" is "Garder": the undo question's "Keep" answer was "Garder" too,
+    so "Annuler : Chloé garde 20 et gagne ? Garder / Annuler" offered "Garder" as the
+    answer that does not undo, read by a player as "bank". "Keep" says "Conserver"."""
+    app = make_app(Path("unused"), settings=Settings(language="fr"))
+    bank_word = i18n._("Bank +{n} = {total}").split()[0]
+    assert bank_word == "Garder"
+    for k in "ok,down,ok,down,ok,ok,ok".split(","):  # Bag of Ice, 2 players, start
+        app.handle(Key.parse(k))
+        app.frame()
+    while not isinstance(app.top, BagOfIceScreen):
+        app.handle(Key.OK)
+    for k in ("down", "ok", "ok", "hold-back"):  # bank 0, close the summary, undo
+        app.handle(Key.parse(k))
+        app.frame()
+    assert isinstance(app.top, Confirm)
+    answers = [it.label for it in app.top.items]
+    assert answers == ["Conserver", "Annuler"] and bank_word not in answers

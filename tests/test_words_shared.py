@@ -121,3 +121,29 @@ def test_french_punctuation_never_starts_a_line():
     assert wrap("dé : petite ou moyenne, par taille :", 21) == ["dé : petite ou", "moyenne, par taille :"]
     for line in wrap("Annuler : P1 garde 0 ? « oui » ; non !", 10):
         assert line.split()[0] not in {"?", "!", ":", ";", "»"}
+
+
+def test_a_list_of_piece_codes_is_never_split_across_lines():
+    """A stack's pieces, or pieces going back to the bag, wrapped as "rL rM" above "kS"
+    read as two groups (Undercut's round summary: "Ann takes A: rL rM" / "kS"; the
+    only-one-move page: "back to the bag: kM" / "kM kM"). A list that fits a line
+    moves to the next line whole; a longer one fills each line."""
+    from companion.ui.draw import wrap
+
+    assert wrap("Ann takes A: rL rM kS", 20) == ["Ann takes A:", "rL rM kS"]
+    assert wrap("Anne prend A : rL rM kS", 20) == ["Anne prend A :", "rL rM kS"]
+    assert wrap("  retour au sac : kM kM kM", 20) == ["retour au sac :", "kM kM kM"]
+    assert wrap("Back to the bag: rS, gM and kL.", 20) == ["Back to the bag: rS,", "gM and kL."]
+    long = wrap("bag: rL rM rS yL yM yS gL gM gS bL bM", 20)
+    assert long == ["bag:", "rL rM rS yL yM yS gL", "gM gS bL bM"]
+    assert all(len(line) <= 20 for line in long)
+
+
+def test_points_never_start_a_line():
+    """The only-one-move page wrapped "Dominique : TRIPLET" above a lone "+2"."""
+    from companion.ui.draw import wrap
+
+    assert wrap("Dominique : TRIPLET +2", 20) == ["Dominique :", "TRIPLET +2"]
+    assert wrap("Eve: TREE +5", 10) == ["Eve:", "TREE +5"]
+    for line in wrap("Ann gains +3, Bob loses -12; Cy +1.", 10):  # each fits beside its word
+        assert not line.startswith(("+", "-")), line

@@ -23,7 +23,7 @@ from companion.ui import draw
 from companion.ui.draw import CLIPS
 from companion.ui.undercut import BidPicker, ScoreScreen, UndercutScreen
 from companion.ui.common import Report
-from companion.ui.widgets import Screen
+from companion.ui.widgets import ChoiceList, Screen
 
 from .i18n_util import pseudo_language, untranslated
 from .screens_util import make_app, press
@@ -252,3 +252,71 @@ def test_a_shared_win_of_long_names_is_not_clipped(tmp_path, language, k):
     UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
     assert CLIPS.count == 0, CLIPS.examples
     assert any(LONG[0][:5] in t for t in drawn)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_tie_broken_by_pieces_lists_pieces_only_U13(tmp_path, language):
+    """Four tied on score; pips 5, 3, 5, 3: the two with 3 pips count their pieces, 2
+    and 3. The winner screen said "tie broken by pieces" above "Bo 5 Cy 2 De 5 Ev 3":
+    the 5s were pips, read as pieces (Bob and Dee would have had the fewest but for
+    2). It lists the pieces of the hands that counted them: "Cy 2 Eve 3"."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from companion.ui.draw import Canvas
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy", "Dee", "Eve"]))
+    press(app, "ok,ok,up,ok,ok,down,ok,up,ok")  # 5 players, score sheet
+    st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
+    over = replace(st, phase="over", winners=(2,), tied=(1, 2, 3, 4), tb_pips=(None, 5, 3, 5, 3),
+                   tb_pieces=(None, None, 2, None, 3),
+                   detail="tie on score and pips broken by fewest pieces in hand (U-13)")
+    i18n.set_language(language)
+    draw.DRAWN = drawn = []
+    UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
+    assert i18n._("tie broken by pieces") in drawn
+    assert drawn[-1] == "Cy 2 Eve 3"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_two_foursomes_of_one_colors_tell_their_sizes_apart_U5(language):
+    """A hand with a FOURSOME of smalls and one of mediums in the same four colors: both
+    rows read "FOURSOME r y g b +2" (QUADRUPLET rygb), a choice (U-6) between two equal
+    rows. Where the colors alone would not tell them apart, the rows say the size."""
+    from types import SimpleNamespace
+
+    from companion.games.undercut import position
+    i18n.set_language(language)
+    st = position({"players": ["Ann", "Bob", "Cy"], "start": 0}, ["rS yS gS bS rM yM gM bM", "kL", "kM"])
+    d = st.decision()
+    screen = UndercutScreen(SimpleNamespace(state=st))
+    rows = [screen.item(o) for o in d.options]
+    labels = [r.label for r in rows]
+    assert len(labels) == 2 and len(set(labels)) == 2, labels
+    assert any("M:" in t for t in labels) and any("S:" in t for t in labels)
+    assert all(len(r.label) + 1 + len(r.right) <= ChoiceList.ROOM for r in rows)
+    # one foursome per size: the colors say it, as before
+    st = position({"players": ["Ann", "Bob", "Cy"], "start": 0}, ["rS yS gS bS kS", "kL", "kM"])
+    screen = UndercutScreen(SimpleNamespace(state=st))
+    assert all(":" not in screen.item(o).label for o in st.decision().options)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_too_high_message_fits_its_box_U9(language):
+    """OK on a bid that is not lower says why in a message box of 5 lines under its
+    title. The French took 6: the box showed "... ou autant d'encoches en moins" and
+    hid "de pièces." below, the rule cut in the middle of its last clause."""
+    from companion.ui.draw import BOX_ROWS, CHAR_W, WIDTH, wrap
+    i18n.set_language(language)
+    text = i18n._("A bid must be lower than the one to beat: fewer pips, or as many pips in fewer pieces.")
+    assert len(wrap(text, WIDTH // CHAR_W)) <= BOX_ROWS - 1
+
+
+def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
+    """U-10: "Anne reprend son marqueur et petite rouge, petite rouge." had no article
+    before the pieces; they are listed after "et ses pièces :"."""
+    from companion.pieces import Piece
+    from companion.ui.undercut import pieces_words
+    i18n.set_language("fr")
+    line = i18n._("{name} takes back the marker and {pieces}.").format(
+        name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
+    assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."

@@ -21,7 +21,8 @@ from ..session import Session
 from ..i18n import _
 from .common import Report
 from .moves import move_words
-from .widgets import ChoiceList, Item, CursorScreen, Menu, Screen
+from .draw import CHAR_W, WIDTH, wrap
+from .widgets import ChoiceList, Confirm, Item, CursorScreen, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -72,9 +73,19 @@ class SessionScreen(CursorScreen):
         if shown is None:
             app.message(_("Nothing to undo yet."))
             return
+        question = _("Undo: {move}?").format(move=shown)
+        span = self.session.undo_span()
+        if span > 2 or (span == 2 and not self.session.fold.states[-2].is_chance_node()):
+            # the undo goes back before a player's decision the device played on from (draws,
+            # forced moves): name that decision first, not only the last move ("yS drawn for
+            # stack D" when the undo takes back Eve's pass and the whole next round's start);
+            # a decision and its one draw (a die roll) is said by the draw alone
+            first = self.session.undo_first_line(move_words)
+            question = _("Undo: {first} … {last}?").format(first=first, last=shown)
+            if len(wrap(question, WIDTH // CHAR_W)) > Confirm.QUESTION_LINES:
+                question = _("Undo: {move} …?").format(move=first)
         # hold BACK is deliberate: "Undo" is preselected, so hold BACK, OK undoes (issue 13)
-        app.confirm(_("Undo: {move}?").format(move=shown), self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"),
-                    preselect_yes=True)
+        app.confirm(question, self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"), preselect_yes=True)
 
     def _undo(self, app: "App") -> None:
         self.session.undo()  # the game screen shows the position before it at once

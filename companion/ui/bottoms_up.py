@@ -1017,7 +1017,7 @@ class BottomsUpScreen(SessionScreen):
         else:
             each = (LINE_CHARS - 2 * (len(win) - 1)) // len(win)
             short = short_names(st.players, each)
-            c.center(TITLE_H + 6, "& ".join(short[i] for i in win), scale=1)
+            c.center(TITLE_H + 6, ", ".join(short[i] for i in win), scale=1)
         n = scores[win[0]]
         points = (ngettext("{n} point each", "{n} points each", n) if len(win) > 1
                   else ngettext("{n} point", "{n} points", n)).format(n=n)

@@ -99,7 +99,7 @@ class TableField(ListScreen):
 
     def heading(self) -> tuple[str, str]:  # BU-13
         if self.placement is None:
-            return _("Table: the stacks now"), ""
+            return _("Table's stacks"), ""  # beside a list position up to "10/12" (BU-13)
         return _("Table: {piece} on {target}").format(piece=self.placement.piece,
                                                       target=self.placement.target), ""
 

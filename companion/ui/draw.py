@@ -201,19 +201,30 @@ CLINGS_LEFT = frozenset("?!:;»")  # French sets these after a space; never alon
 CLINGS_RIGHT = frozenset("«")
 
 
+PIECE_CODE = re.compile(r"[rygbkwcp][SML][.,;]?")
+"""A piece code in a text (``rL``, ``kS,``): a list of them is wrapped as one word."""
+POINTS = re.compile(r"[+-]\d+[.,;]?")
+"""Points won or lost (``+2``, ``-8,``): they stay with the word before them."""
+
+
 def words(para: str, width: int) -> list[str]:
     """The words of ``para`` for wrapping: a lone ``?``, ``!``, ``:``, ``;`` or
     ``»`` stays with the word before it and ``«`` with the word after it
-    (French typography puts a space there: "Annuler : P1 garde 0 ?"), when
-    the two fit on a line of ``width``."""
+    (French typography puts a space there: "Annuler : P1 garde 0 ?"), points
+    (``+2``) stay with the word before them, and a list of piece codes stays
+    whole ("rL rM kS", never "rL rM" above "kS"), when they fit on a line of
+    ``width``."""
     out: list[str] = []
-    glue = False
+    glue = code = False
     for w in para.split():
-        if out and (glue or w in CLINGS_LEFT) and len(out[-1]) + 1 + len(w) <= width:
+        is_code = PIECE_CODE.fullmatch(w) is not None
+        clings = w in CLINGS_LEFT or POINTS.fullmatch(w) is not None
+        if out and (glue or clings or (code and is_code)) and len(out[-1]) + 1 + len(w) <= width:
             out[-1] += " " + w
         else:
             out.append(w)
         glue = w in CLINGS_RIGHT
+        code = is_code and w[-1] not in ".,;"
     return out
 
 

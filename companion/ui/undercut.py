@@ -223,6 +223,20 @@ def round_summary(before: UndercutState, drawn: Piece | None, *, virtual: bool =
     return _("Round {n} over").format(n=before.round), lines
 
 
+def tray_page(players: tuple[str, ...], seat: int, pieces: list[Piece]) -> tuple[str, list[str]]:
+    """The pieces a player takes from the tray at setup (virtual bag, U-3, U-15): the
+    name in the title, then one line per kind of piece with its count ("small green
+    ×2"), so that every piece is on the page without scrolling (at most 5 kinds: 6
+    smalls in 5 colors, or a medium and 4 smalls); OK closes it."""
+    template = _("{name} takes:")
+    room = WIDTH // CHAR_W - len(template.format(name=""))
+    title = template.format(name=short_names(list(players), room)[seat])
+    kinds: dict[Piece, int] = {}
+    for p in canon(pieces):
+        kinds[p] = kinds.get(p, 0) + 1
+    return title, ["  " + piece_words(p) + (f" ×{n}" if n > 1 else "") for p, n in kinds.items()]
+
+
 def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
     """What the device did (or the table must do) after the last action, as
     pages of (title, lines), in order."""
@@ -238,10 +252,7 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             if kind == "hand" and virtual:  # U-3, U-15: the device drew the colors
                 tray.setdefault(idx, []).append(m.piece)
                 if not s.after.pending or s.after.draw_for != b.draw_for:
-                    taken = canon(tray.pop(idx))
-                    pages.append((_("Take from the tray"),
-                                  [_("{name} takes:").format(name=b.players[idx])]
-                                  + ["  " + piece_words(p) for p in taken]))
+                    pages.append(tray_page(b.players, idx, tray.pop(idx)))
             elif kind == "stack":
                 stacks_drawn = True
             elif kind == "pass":
@@ -260,6 +271,9 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             if isinstance(m, TurnIn) and m.pieces:  # which pieces go back to the bag (issue 13)
                 auto_turnins.append("  " + _("back to the bag: {pieces}").format(pieces=pcs(m.pieces)))
         if s.after.end_triggered and not b.end_triggered:  # U-12
+            if auto_turnins:  # the moves that reached the end come before it is said
+                pages.append((_("Only one move"), auto_turnins))
+                auto_turnins = []
             seat = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
             pts = s.after.points[seat]
             why = (_("This scoring phase is the last.") if b.phase == Phase.SCORING
@@ -500,8 +514,15 @@ class UndercutScreen(SessionScreen):
             label = combo_word(m.combo)
             if st.full and m.pieces:
                 room = ChoiceList.ROOM - 1 - len(right)
-                for pieces in (pcs(m.pieces), " ".join(p.color.letter for p in canon(m.pieces)),
-                               "".join(p.color.letter for p in canon(m.pieces))):
+                colors = [p.color.letter for p in canon(m.pieces)]
+                size = m.pieces[0].size.letter
+                if m.combo == "FOURSOME" and any(  # its colors alone would not tell it from another
+                        isinstance(o.move, TurnIn) and o.move.combo == "FOURSOME" and o.move.pieces
+                        and o.move.pieces[0].size != m.pieces[0].size for o in self.decision().options):
+                    shorter = [f"{size}: {' '.join(colors)}", f"{size}: {''.join(colors)}", f"{size}:{''.join(colors)}"]
+                else:
+                    shorter = [" ".join(colors), "".join(colors)]
+                for pieces in (pcs(m.pieces), *shorter):
                     if len(label) + 1 + len(pieces) <= room:
                         label = f"{label} {pieces}"
                         break
@@ -648,16 +669,21 @@ class UndercutScreen(SessionScreen):
             why = {"pips": _("tie broken by pips"), "pieces": _("tie broken by pieces"),
                    "shared": _("same pips and pieces")}[stage]
             c.center(y, fit(why, LINE))
+            pips = {i: st.tb_pips[i] if st.tb_pips else st.hands[i].pips() for i in st.tied}
+            seats = list(st.tied)
+            if stage == "pieces":  # only the hands still tied on pips went on to count pieces:
+                # the others' figures are pips, which beside pieces would read as pieces
+                least = min(p for p in pips.values() if p is not None)
+                seats = [i for i in seats if pips[i] == least]
             figures = []
-            for i in st.tied:
-                pips = st.tb_pips[i] if st.tb_pips else st.hands[i].pips()
+            for i in seats:
                 cnt = st.tb_pieces[i] if st.tb_pieces else (len(st.hands[i]) if st.full else None)
-                figures.append(cnt if stage == "pieces" and cnt is not None else pips)
+                figures.append(cnt if stage == "pieces" and cnt is not None else pips[i])
             digits = max(len(str(f)) for f in figures)
             width = (LINE - (len(figures) - 1)) // len(figures) - 1 - digits
             if width >= 2:
                 names = short_names(st.players, width)
-                c.center(y + LINE_H, " ".join(f"{names[i]} {f}" for i, f in zip(st.tied, figures)))
+                c.center(y + LINE_H, " ".join(f"{names[i]} {f}" for i, f in zip(seats, figures)))
                 return
         else:
             c.center(y, fit(_("lowest score wins"), LINE))
