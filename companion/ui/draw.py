@@ -201,8 +201,8 @@ CLINGS_LEFT = frozenset("?!:;»")  # French sets these after a space; never alon
 CLINGS_RIGHT = frozenset("«")
 
 
-PIECE_CODE = re.compile(r"[rygbkwcp][SML][.,;]?")
-"""A piece code in a text (``rL``, ``kS,``): a list of them is wrapped as one word."""
+PIECE_CODE = re.compile(f"[{''.join(c.letter for c in Color)}][{''.join(z.letter for z in Size)}][.,;]?")
+"""A piece code in a text (``rL``, ``kS,``: ``str(Piece)``): a list of them is wrapped as one word."""
 POINTS = re.compile(r"[+-]\d+[.,;]?")
 """Points won or lost (``+2``, ``-8,``): they stay with the word before them."""
 
