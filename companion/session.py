@@ -178,11 +178,7 @@ class Session:
     def undo_first_line(self, describe: "Callable[[State, Move], str] | None" = None) -> str | None:
         """The player decision an undo takes back (the first of ``undo_span``
         moves), described in its position as ``last_line`` does; None at the start."""
-        n = self.undo_span()
-        if not n:
-            return None
-        before, move = self.fold.states[-1 - n], self.fold.moves[-n].move
-        return describe(before, move) if describe is not None else before.describe(move)
+        return self._line(self.undo_span(), describe)
 
     def end(self, reason: str = "closed") -> None:
         if not self.fold.ended:
@@ -218,9 +214,13 @@ class Session:
         """The live move an undo would reach first, described in its position
         (what the undo prompt shows; ``describe`` as for ``history``), or None
         at the start. Constant time."""
-        if not self.fold.moves:
+        return self._line(1, describe)
+
+    def _line(self, k: int, describe: "Callable[[State, Move], str] | None") -> str | None:
+        """The ``k``-th live move from the end, described in its position; None if there is none."""
+        if not 0 < k <= len(self.fold.moves):
             return None
-        before, move = self.fold.states[-2], self.fold.moves[-1].move
+        before, move = self.fold.states[-1 - k], self.fold.moves[-k].move
         return describe(before, move) if describe is not None else before.describe(move)
 
     def record_text(self) -> str:
