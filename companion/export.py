@@ -15,6 +15,7 @@ import csv
 import io
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 
 from .engine import CHANCE, TERMINAL, State
@@ -270,7 +271,8 @@ SHEET_FONTS = ("DejaVuSans.ttf", "FreeSans.ttf", "LiberationSans-Regular.ttf")
 Raspberry Pi OS); Pillow's own font has no accented letter (Chloé drew as Chlo□)."""
 
 
-def _font(size: int):
+@lru_cache(maxsize=None)
+def _font(size: int):  # cached: a system font is looked up by walking the font folders
     from PIL import ImageFont
     for name in SHEET_FONTS:
         try:
