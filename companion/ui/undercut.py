@@ -245,6 +245,12 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
     tray: dict[int, list[Piece]] = {}
     stacks_drawn = False
     auto_turnins: list[str] = []
+
+    def only_one_move() -> None:  # the device's moves so far, as one page
+        if auto_turnins:
+            pages.append((_("Only one move"), auto_turnins[:]))
+            auto_turnins.clear()
+
     for i, s in enumerate(steps):
         m, b = s.move, s.before
         if isinstance(m, Got) and b.draw_for is not None:
@@ -271,9 +277,7 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             if isinstance(m, TurnIn) and m.pieces:  # which pieces go back to the bag (issue 13)
                 auto_turnins.append("  " + _("back to the bag: {pieces}").format(pieces=pcs(m.pieces)))
         if s.after.end_triggered and not b.end_triggered:  # U-12
-            if auto_turnins:  # the moves that reached the end come before it is said
-                pages.append((_("Only one move"), auto_turnins))
-                auto_turnins = []
+            only_one_move()  # the moves that reached the end come before it is said
             seat = next(j for j, p in enumerate(s.after.points) if p >= END_SCORE)
             pts = s.after.points[seat]
             why = (_("This scoring phase is the last.") if b.phase == Phase.SCORING
@@ -281,8 +285,7 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
             pages.append((_("End triggered"), [
                 ngettext("{name} has {n} point.", "{name} has {n} points.", pts).format(
                     name=s.after.players[seat], n=pts), why]))
-    if auto_turnins:
-        pages.append((_("Only one move"), auto_turnins))
+    only_one_move()
     if stacks_drawn and virtual:  # U-7
         last = steps[-1].after
         lines = [f"{STACK_NAMES[k]}: {pcs(st)}" for k, st in enumerate(last.stacks)]
@@ -516,9 +519,11 @@ class UndercutScreen(SessionScreen):
                 room = ChoiceList.ROOM - 1 - len(right)
                 colors = [p.color.letter for p in canon(m.pieces)]
                 size = m.pieces[0].size.letter
-                if m.combo == "FOURSOME" and any(  # its colors alone would not tell it from another
-                        isinstance(o.move, TurnIn) and o.move.combo == "FOURSOME" and o.move.pieces
-                        and o.move.pieces[0].size != m.pieces[0].size for o in self.decision().options):
+                # U-5: a FOURSOME is four pieces of one size in four colors; when the hand
+                # offers the same colors in two sizes, the colors alone would not tell the rows apart
+                if m.combo == "FOURSOME" and any(
+                        isinstance(other.move, TurnIn) and other.move.combo == "FOURSOME" and other.move.pieces
+                        and other.move.pieces[0].size != m.pieces[0].size for other in self.decision().options):
                     shorter = [f"{size}: {' '.join(colors)}", f"{size}: {''.join(colors)}", f"{size}:{''.join(colors)}"]
                 else:
                     shorter = [" ".join(colors), "".join(colors)]
