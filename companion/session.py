@@ -175,6 +175,14 @@ class Session:
                 break
         return n
 
+    def undo_names_decision(self) -> bool:
+        """Whether the undo question should name the player decision first:
+        the undo goes back before a decision the device played on from
+        (draws, forced moves). A decision followed by its one chance outcome
+        (a die roll, a draw) is said by that outcome alone."""
+        span = self.undo_span()
+        return span > 2 or (span == 2 and not self.fold.states[-2].is_chance_node())
+
     def undo_first_line(self, describe: "Callable[[State, Move], str] | None" = None) -> str | None:
         """The player decision an undo takes back (the first of ``undo_span``
         moves), described in its position as ``last_line`` does; None at the start."""

@@ -100,6 +100,17 @@ def test_last_line_is_what_undo_reaches_first(journal):
     assert s.last_line() is None
 
 
+def test_undo_names_the_decision_only_when_the_device_played_on_past_one_draw(journal):
+    """A roll and its face are one decision said by the face; two rolls back to back
+    are two decisions: the undo takes back the last one only."""
+    s = Session.start(journal, "die", {}, random.Random(3))
+    assert not s.undo_names_decision() and s.undo_first_line() is None
+    s.play("roll")  # the decision and its chance outcome
+    assert s.undo_span() == 2 and not s.undo_names_decision()
+    s.play("roll")
+    assert s.undo_span() == 2 and not s.undo_names_decision()
+
+
 def test_unfinished_sees_play_made_behind_the_apps_back(journal):
     """The main menu's Resume list: answered from the open session, yet a session
     another writer (the serial console, a second process) finished is dropped."""

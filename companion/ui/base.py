@@ -74,12 +74,9 @@ class SessionScreen(CursorScreen):
             app.message(_("Nothing to undo yet."))
             return
         question = _("Undo: {move}?").format(move=shown)
-        span = self.session.undo_span()
-        if span > 2 or (span == 2 and not self.session.fold.states[-2].is_chance_node()):
-            # the undo goes back before a player's decision the device played on from (draws,
-            # forced moves): name that decision first, not only the last move ("yS drawn for
-            # stack D" when the undo takes back Eve's pass and the whole next round's start);
-            # a decision and its one draw (a die roll) is said by the draw alone
+        if self.session.undo_names_decision():
+            # name the decision first, not only the last move ("yS drawn for stack D" when
+            # the undo takes back Eve's pass and the whole next round's start)
             first = self.session.undo_first_line(move_words)
             question = _("Undo: {first} … {last}?").format(first=first, last=shown)
             if len(wrap(question, WIDTH // CHAR_W)) > Confirm.QUESTION_LINES:
