@@ -236,6 +236,7 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
     times, walls, complete, more, wrong = [], [], 0, 0, []
     last: list = [None, None]  # the placement's start, its exhaustive answer
     crossed = small_open = 0  # cross-checked claims; those of them left unfinished
+    by_kind: dict[str, list[int]] = {"known": [0, 0], "near": [0, 0]}  # [complete, claims]
     for name, before, move, after, st, known in claims(quick, games, limit):
         t0, w0 = time.thread_time(), time.perf_counter()
         r = check(before, move, table_of(st))
@@ -243,6 +244,9 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
         walls.append(time.perf_counter() - w0)
         times.append(dt)
         complete += r.complete
+        tally = by_kind["known" if known else "near"]
+        tally[0] += r.complete
+        tally[1] += 1
         if not r.complete:  # the same claim with ten times the budget, for the record
             more += check(before, move, table_of(st), max_positions=3000, time_limit=60).complete
         if last[0] is not after:
@@ -277,7 +281,16 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
             "bu_check_claims_slowest_s": round(times[-1], 3) if times else None,
             "bu_check_claims_crosschecked": crossed, "bu_check_unfinished_small": small_open,
             "bu_check_p99_wall_s": round(percentile(sorted(walls), 0.99), 4) if walls else None,
-            "bu_check_complete_rate_3000": round((complete + more) / n, 4) if n else None}
+            "bu_check_complete_rate_3000": round((complete + more) / n, 4) if n else None,
+            # the same rate over the claims a legal play produced (true results, other
+            # choices) and over the near misses, whose truth is not known beforehand
+            "bu_check_complete_rate_known": _rate(*by_kind["known"]),
+            "bu_check_complete_rate_near_miss": _rate(*by_kind["near"]),
+            "bu_check_claims_known": by_kind["known"][1]}
+
+
+def _rate(done: int, n: int) -> float | None:
+    return round(done / n, 4) if n else None
 
 
 def percentile(values: list[float], q: float) -> float:
