@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Iterator, Mapping
 
+from .engine import Move
 from .errors import InvalidMoveError, IllegalMoveError
 
 __all__ = [
-    "Color", "Size", "Piece", "Bag", "DieFace", "PYRAMID_DIE",
+    "Color", "Size", "Piece", "Got", "Bag", "DieFace", "PYRAMID_DIE",
     "die_outcomes", "parse_pieces", "format_pieces",
 ]
 
@@ -132,6 +133,18 @@ def format_pieces(pieces: Iterable[Piece]) -> str:
     """Space-separated text of pieces, sorted; ``-`` for none."""
     items = sorted(pieces)
     return " ".join(str(p) for p in items) if items else "-"
+
+
+
+@dataclass(frozen=True)
+class Got(Move):
+    """Chance outcome of a draw from a bag (every game's and the bag tool's):
+    the piece that came out. Text form ``got rS``."""
+
+    piece: Piece
+
+    def __str__(self) -> str:
+        return f"got {self.piece}"
 
 
 class Bag:

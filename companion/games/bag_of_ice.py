@@ -38,7 +38,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
-from ..pieces import Bag, Color, DieFace, Piece, Size, die_outcomes
+from ..pieces import Bag, Color, DieFace, Got, Piece, Size, die_outcomes
 from .tools import BAG_OF_ICE_COLORS, bag_of_ice_bag
 
 __all__ = [
@@ -239,15 +239,6 @@ class PickSize(Move):
     def __str__(self) -> str:
         return f"size {self.size.letter}"
 
-
-@dataclass(frozen=True)
-class Got(Move):
-    """Chance outcome: the piece drawn from the bag (B-4)."""
-
-    piece: Piece
-
-    def __str__(self) -> str:
-        return f"got {self.piece}"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 from ..engine import CHANCE, GameSpec, Move, State
 from ..i18n import N_  # preset names marked for the catalog; screens translate them
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
-from ..pieces import Bag, Color, DieFace, Piece, Size, die_outcomes
+from ..pieces import Bag, Color, DieFace, Got, Piece, Size, die_outcomes
 
 # ---------------------------------------------------------------- bag presets
 
@@ -82,13 +82,6 @@ class Draw(Move):
     def __str__(self) -> str:
         return f"draw {self.size.letter if self.size else 'any'}"
 
-
-@dataclass(frozen=True)
-class Got(Move):
-    piece: Piece
-
-    def __str__(self) -> str:
-        return f"got {self.piece}"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Iterable
 
 from ..engine import Move
 from ..errors import InvalidMoveError
-from ..pieces import Bag, Color, Piece, Size
+from ..pieces import Bag, Color, Got, Piece, Size
 
 __all__ = [
     "TREE", "TRIPLETS", "FOURSOME", "COMBOS", "MIXES", "STACK_NAMES",
@@ -119,15 +119,6 @@ class Take(Move):
     def __str__(self) -> str:
         return f"take {self.mix}"
 
-
-@dataclass(frozen=True)
-class Got(Move):
-    """Chance outcome of one blind draw: the piece that came out of the bag."""
-
-    piece: Piece
-
-    def __str__(self) -> str:
-        return f"got {self.piece}"
 
 
 @dataclass(frozen=True)
