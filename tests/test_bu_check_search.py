@@ -152,6 +152,30 @@ def test_a_landing_that_breaks_a_stack_the_table_shows_comes_later():
     assert got["yellow C"] == 3   # breaks the table's lone kS for nothing
 
 
+def test_a_piece_set_apart_that_can_grow_into_a_stacks_base_comes_before_a_useless_one():
+    """A yellow's lower piece moved to open space is never recalculated as a
+    lone piece, but a piece landing on it later makes it a stack's base, and
+    red or green (BU-8) change its size on the way: wM set apart, gL landed on
+    it, gives wL gL (item 5: the white grows, then the large green puts a gS
+    on the field). Open space for a piece whose color starts one of the
+    table's stacks comes before open space for one that starts none. From a
+    5-player game of the bench (bench/bu_check.py), found in 6 choices within
+    the default budget; before this order it was not found."""
+    players = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    s = position({"players": players}, ["rM", "gM wM", "wS", "bS kM wM kS", "wS wL wM kS kS yM"])
+    table = ["bS kM wM kS", "gS", "rS wS", "wS wL wM kS kS yL", "wL gL", "yM"]
+    r = check(s, "place yL on B", table)
+    assert r.reachable and r.choices[0] == "yellow open"
+    end = s.apply_text("place yL on B")
+    for c in r.choices:
+        end = end.apply_text(c)
+    assert sorted(stacks_of(end)) == sorted(tuple(Piece.parse(t) for t in st.split()) for st in table)
+    start = s.apply_text("place yL on B")  # wM under yL must move (BU-8 item 6)
+    srch = bu_check._Search(start, bu_check.parse_table(table), 200, 100, float("inf"))
+    scores = {str(m): sc for sc, m in srch.order(start, bu_check._Look(start))}
+    assert scores["yellow open"] == 2
+
+
 def test_same_answer_twice_on_a_whole_game_claim():
     """The budget is counted in positions: the same claim, the same answer."""
     from bench.bu_check import claims, table_of

@@ -831,6 +831,9 @@ class _Search:
         self.tgt = _Target(want)
         self.target = Counter(self.tgt.stacks)
         self.prefixes: set[str] = {st[:k] for st in self.target for k in range(1, len(st) + 1)}
+        # colors at the bottom of the table's stacks: a lone piece of that color can grow or
+        # shrink into one (red, green) before pieces land on it
+        self.base_colors = {_PIECE_OF[st[0]].color for st in self.target if len(st) > 1}
         self.total_stacks = sum(self.target.values())
         self.by_len: dict[int, list[str]] = {}
         for st in self.target:
@@ -893,7 +896,10 @@ class _Search:
         on a group the table shows as it is (the landing breaks it, so it is
         only a trade) or a group that has to change anyway (the field has
         more of its stack than the table); a group the table shows as it is,
-        with nothing to build, last."""
+        with nothing to build, last. Open space for a piece that is not one
+        of the table's lone pieces: 1 when it starts one of the table's
+        stacks, 2 when its color does (red or green may resize it before a
+        piece lands on it, BU-8), else 3."""
         pend = s.pending
         at = s.pending_at()
         assert pend is not None and at is not None
@@ -914,7 +920,8 @@ class _Search:
             elif not isinstance(m, YellowChoice):  # pragma: no cover - a choice is blue or yellow
                 raise AssertionError(f"not a choice: {m}")
             elif m.target is None:
-                score = 0 if self.target[ch] > field[ch] else (1 if ch in self.prefixes else 3)
+                score = 0 if self.target[ch] > field[ch] else (
+                    1 if ch in self.prefixes else 2 if p.color in self.base_colors else 3)
             else:
                 d = codes[view.gid_of[m.target]]
                 # landing changes ``d``: a stack the table shows as often as the field
