@@ -256,6 +256,15 @@ class State(ABC):
         (``forced_move``): it says that the device moved, not the player."""
         return f"{self.describe(move)} (the only move)"
 
+    def credited_seat(self, move: Move) -> int | None:
+        """The seat ``move`` is credited to in exports (the CSV's ``player``
+        column, the PNG sheet's rows): by default the player to move; ``None``
+        at a chance node nobody's turn owns, or once the game is over. A game
+        whose move names its player (a score-sheet pass) or whose chance
+        outcome belongs to a turn (a draw that busts) says so."""
+        p = self.current_player
+        return p if p >= 0 else None
+
 
 @dataclass(frozen=True)
 class GameSpec:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
-from .engine import CHANCE, TERMINAL, State
+from .engine import CHANCE, Move, State
 from .errors import CompanionError
 from .records import Event, Fold, new_state
 
@@ -74,13 +74,12 @@ class ScoreRow:
     scores: tuple[int, ...]
 
 
-def _seat_name(state: State, names: Sequence[str]) -> str:
-    p = state.current_player
-    if p == CHANCE:
-        return "chance"
-    if p == TERMINAL or not 0 <= p < len(names):
-        return ""
-    return names[p]
+def _seat_name(state: State, move: Move, names: Sequence[str]) -> str:
+    """Who a row is credited to (``State.credited_seat``): a name, "chance" or ""."""
+    p = state.credited_seat(move)
+    if p is None:
+        return "chance" if state.current_player == CHANCE else ""
+    return names[p] if 0 <= p < len(names) else ""
 
 
 def score_rows(fold: Fold) -> list[ScoreRow]:
@@ -101,7 +100,7 @@ def score_rows(fold: Fold) -> list[ScoreRow]:
             # numbered by the turn (or round) it happened in, not by move
             turn = before.turn_number()
             rows.append(ScoreRow(turn if turn is not None else len(rows) + 1, seq,
-                                 _seat_name(before, names), str(move), _clean(desc), sc))
+                                 _seat_name(before, move, names), str(move), _clean(desc), sc))
         last, last_turns = sc, turns
     return rows
 

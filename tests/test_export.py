@@ -345,3 +345,23 @@ def test_f7_f9_export_o_is_atomic_and_bad_paths_or_ids_are_one_line(tmp_path, ca
     assert main(["export", "99999999999999999999999", "--journal", jp]) != 0
     err = capsys.readouterr().err
     assert "Traceback" not in err and "cannot write" in err and "no session" in err
+
+
+def test_csv_rows_name_the_player_a_move_is_credited_to():
+    """F1 of a table's QA pass: a score-sheet pass names its passer (``pass 3``:
+    Cat, U-11), not the start player the sheet has as the one to move; a Bag
+    of Ice draw that busts is the turn's player's (B-4), not "chance"."""
+    def rows(header, moves):
+        lines = [json.dumps(header)] + [json.dumps({"type": "move", "move": m}) for m in moves]
+        fold = replay(parse_lines(lines)).fold
+        return list(csv.DictReader(io.StringIO(export.scores_csv(fold))))
+
+    uc = {"format": "pyramid-companion-record", "version": 1, "game": "undercut",
+          "setup": {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0}}
+    got = rows(uc, ["done", "done", "done", "pass 3"])
+    assert [(r["player"], r["move"]) for r in got] == [("Cat", "pass 3")]
+    boi = {"format": "pyramid-companion-record", "version": 1, "game": "bag_of_ice",
+           "setup": {"players": ["Ann", "Bob"], "start": 1}}
+    got = rows(boi, ["roll", "face S", "got rS"])
+    assert [(r["player"], r["move"]) for r in got] == [("Bob", "got rS")]
+    assert "busts" in got[0]["description"]

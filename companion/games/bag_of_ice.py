@@ -373,6 +373,13 @@ class BagOfIceState(State):
     def scores(self) -> tuple[int, ...]:
         return self.totals
 
+    def credited_seat(self, move: Move) -> int | None:
+        """The die roll and the draw of a turn are the active player's (B-4): a
+        draw that busts is their row ("Ann busts on rS"), not chance's."""
+        if self.phase in (Phase.ROLL, Phase.DRAW) and self.active is not None:
+            return self.active
+        return super().credited_seat(move)
+
     def outcome(self) -> Outcome | None:
         if self.phase != Phase.OVER or self.winner is None:
             return None

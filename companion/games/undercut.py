@@ -173,6 +173,13 @@ class UndercutState(State):
         """The round under way: the sheet's rows are numbered by round."""
         return self.round
 
+    def credited_seat(self, move: Move) -> int | None:
+        """A score-sheet pass names its passer (``pass 4``, U-11, U-14): the row is
+        theirs, not the start player's, whom the sheet has as the one to move."""
+        if isinstance(move, Pass) and move.seat is not None:
+            return move.seat
+        return super().credited_seat(move)
+
     def scores(self) -> tuple[int, ...]:
         return self.points
 
