@@ -118,6 +118,31 @@ def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     assert_matches_reference(img, "undercut_winner_tiebreak")
 
 
+WON_3 = ",".join([SHEET_3, "down,ok,down,ok,down,ok,ok", "ok,ok", "ok", "ok", "ok", "down,down,ok,ok", "ok"])
+"""A score-sheet game played to its winner (as in the headless test below)."""
+
+
+def test_a_finished_game_s_menu_leaves_but_does_not_offer_to_end_it(tmp_path):
+    """A won game is left with BACK, OK; "End session" (meant for a game stopped
+    before its end) is not in its menu; an unfinished game's menu still has it."""
+    from companion.ui.widgets import Menu
+    app = make_app(tmp_path)
+    press(app, SHEET_3 + ",back")
+    assert isinstance(app.top, Menu)
+    labels = [it.label for it in app.top.items]
+    assert "End session" in labels and "Leave (kept)" in labels
+    press(app, "back")
+    (tmp_path / "won").mkdir()
+    app = make_app(tmp_path / "won")
+    press(app, WON_3)
+    assert state(app).is_terminal()
+    press(app, "back")
+    labels = [it.label for it in app.top.items]
+    assert labels[0] == "Leave" and "End session" not in labels
+    press(app, "ok")  # BACK, OK: home
+    assert len(app.stack) == 1 and "Resume" not in [it.label for it in app.top.items]
+
+
 def test_headless_sim_plays_a_score_sheet_game_to_the_winner(tmp_path, capsys):
     """From the main menu to the winner screen through the CLI; the journal's
     record replays to the same winner (the docs' score-sheet example)."""
