@@ -24,7 +24,7 @@ from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
-from .words import color_word, pips_text, size_word
+from .words import piece_color_word, piece_size_word, pips_text, size_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -266,12 +266,14 @@ class BagScreen(ToolScreen):
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
-            word = color_word(p.color)
+            # the color and the size both said of the piece: French "verte" / "petite" agree
+            # with "pièce" (a color on its own, "vert", would not)
+            word = piece_color_word(p.color)
             if len(word) <= 6:  # the large font holds six letters here
                 c.big(46, TITLE_H + 2, word, 2)
             else:  # "transparent": whole, in the small font
                 c.text(46, TITLE_H + 6, word)
-            c.text(46, TITLE_H + 22, size_word(p.size))
+            c.text(46, TITLE_H + 22, piece_size_word(p.size))
             for i, it in enumerate(rows):
                 y = 42 + 10 * i
                 if i == self.list.index:
