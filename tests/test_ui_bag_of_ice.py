@@ -538,3 +538,26 @@ def test_readme_shows_the_bag_of_ice_screens():
         stem = Path(img).stem
         made = f"shot {stem} " in script or f"shot2 {stem.removesuffix('_fr')} " in script  # shot2: en and _fr
         assert made, img  # made by the screenshot script
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_names_screen_is_titled_as_in_the_other_games(tmp_path, language):
+    """New game, a game, the number of players: the names screen says "<game>: names"
+    with the same "Next >" row in Bag of Ice as in Undercut and Bottoms Up."""
+    from companion import i18n
+    from companion.games import GAMES
+    from companion.ui.common import PlayersSetup
+    from companion.ui.screens import title_of
+    try:
+        seen = {}
+        for i, game in enumerate(GAMES):
+            (tmp_path / game).mkdir()
+            app = make_app(tmp_path / game, settings=Settings(language=language))
+            press(app, ",".join(["ok"] + ["down"] * i + ["ok", "ok"]))  # New game, the game, players
+            assert isinstance(app.top, PlayersSetup)
+            assert app.top.title == i18n._("{game}: names").format(game=title_of(game))
+            seen[game] = app.top.items[0].label
+        assert set(seen.values()) == {i18n._("Next >")}, seen
+        assert "bag_of_ice" in seen
+    finally:
+        i18n.set_language("en")
