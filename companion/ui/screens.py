@@ -294,13 +294,28 @@ class BagScreen(ToolScreen):
 
 
 class PickScreen(ToolScreen):
-    """Pick a start player among N: OK picks."""
+    """Pick a start player among N: OK picks. The pick is named: the roster's
+    name of that seat (Settings > Player names, the order a new game seats
+    them in), else "Player 3" in words."""
+
+    roster: tuple[str, ...] = ()
+
+    def on_show(self, app: "App") -> None:
+        self.roster = tuple(app.settings.players)
+
+    def seat_name(self, seat: int) -> str:
+        if seat < len(self.roster):
+            return self.roster[seat]
+        return _("Player {n}").format(n=seat + 1)
 
     def render(self, c: Canvas) -> None:
         st: PickState = self.state
         c.title(_("Start player of {n}").format(n=st.players))
         if st.picks:
-            c.center(TITLE_H + 4, f"P{st.picks[-1] + 1}", scale=3)
+            name = self.seat_name(st.picks[-1])
+            # as large as the name allows: 3x up to 7 characters, 2x up to 10
+            scale = next((k for k in (3, 2) if len(name) * CHAR_W * k <= WIDTH), 1)
+            c.center(TITLE_H + 4 + (3 - scale) * 5, name, scale=scale)
             c.center(48, _("starts"))
         else:
             c.center(28, _("OK: pick"))
