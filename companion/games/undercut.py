@@ -173,6 +173,10 @@ class UndercutState(State):
         """The round under way: the sheet's rows are numbered by round."""
         return self.round
 
+    def turn_unit(self) -> str:
+        """The CSV's first column counts rounds (a pass starts the next one, U-11)."""
+        return "round"
+
     def scores(self) -> tuple[int, ...]:
         return self.points
 
