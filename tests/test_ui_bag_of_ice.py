@@ -561,3 +561,32 @@ def test_the_names_screen_is_titled_as_in_the_other_games(tmp_path, language):
         assert "bag_of_ice" in seen
     finally:
         i18n.set_language("en")
+
+
+def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
+    """Two players (B-10 applies): the turn screen's hint line says the advice plays
+    to win ("pour gagner : piocher"); with the advice setting on the turn score (B-9)
+    it is the bust chance and the hint. The two are told apart in French too (the
+    English "bust 15.9%  win: draw" does not fit 21 French characters)."""
+    from companion import i18n
+    from companion.ui import draw
+    lines = {}
+    try:
+        for advice in ("win", "score"):
+            (tmp_path / advice).mkdir()
+            app = make_app(tmp_path / advice, settings=Settings(language="fr", boi_advice=advice))
+            press(app, "ok,down,ok,down,ok,ok,ok")  # Bag of Ice, 2 players, the default options
+            press(app, "ok")
+            while not (isinstance(app.top, BagOfIceScreen) and state(app).phase == "decide"):
+                press(app, "ok")  # the roll-off summary, then roll & draw (and a size)
+            draw.DRAWN = []
+            app.frame()
+            hints = (i18n._("draw"), i18n._("bank"))
+            (line,) = [t for t in draw.DRAWN if t.endswith(hints)]
+            assert len(line) <= 21
+            lines[advice] = line
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")
+    assert lines["win"].startswith("pour gagner : "), lines
+    assert "gagner" not in lines["score"] and lines["score"].startswith("risque "), lines

@@ -690,9 +690,11 @@ class BagOfIceScreen(SessionScreen):
         if not self.show_hints:
             line = first_fit(_("next draw: bust {p}").format(p=p), _("bust {p}").format(p=p))
         elif w is not None:
+            # the line always says the advice plays to win (B-10), not for the turn score
+            # (B-9): where the bust chance does not fit with it (French), it gives way
             h = hint_word(w.hint)
             line = first_fit(_("bust {p}  win: {hint}").format(p=p, hint=h),
-                             _("bust {p}, {hint}").format(p=p, hint=h))
+                             _("to win: {hint}").format(hint=h))
         else:
             h = hint_word(adv.hint)
             line = first_fit(_("bust {p}  hint {hint}").format(p=p, hint=h),
