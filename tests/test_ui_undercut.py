@@ -252,10 +252,14 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert "P1 passed: +1, drew a small red." in text and "P3 takes A: rL rM rS" in text
     assert "Back to the bag: yS" in text and "P1 starts round 2." in text
     assert_matches_reference(app.frame(), "undercut_round_summary")
+    summary = app.top
+    assert len(summary.lines) > summary.shown  # longer than a page: OK shows its end first
+    press(app, "ok")
+    assert app.top is summary and summary.offset + summary.shown == len(summary.lines)
     press(app, "ok")
     assert isinstance(app.top, Report) and app.top.title == "Only one move"
     assert " ".join(app.top.lines).split() == "P2: TREE +2 back to the bag: yL yM yS P3: TREE +3 back to the bag: rL rM rS".split()
-    press(app, "ok")
+    press(app, "ok" if len(app.top.lines) <= app.top.shown else "ok,ok")  # its end, then closed
     assert isinstance(app.top, UndercutScreen)
     press(app, "right")
     assert isinstance(app.top, ScoreScreen)
@@ -455,3 +459,26 @@ def test_the_undo_question_of_a_die_roll_is_the_roll_s_face(tmp_path):
     app = make_app(tmp_path)
     press(app, "down,ok,ok,ok,hold-back")  # Tools, die, roll, undo
     assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: rolled ")
+
+
+def test_ok_on_a_long_round_summary_shows_its_end_before_closing_it_U11(tmp_path):
+    """5 players: the round summary (U-11) is longer than a page; OK first turns to
+    the page that shows its last line ("P5 starts round 2."), the next OK closes it."""
+    app = make_app(tmp_path)
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+    while not (isinstance(app.top, UndercutScreen) and state(app).phase == "bidding"):
+        press(app, "ok")  # the takes and the tray notes
+    assert state(app).n == 5 and len(state(app).stacks) == 4  # U-7
+    for _ in range(4):
+        press(app, "ok,ok")  # zero bids on A to D (U-9)
+    press(app, "ok,ok")  # P5 passes, small (U-11)
+    top = app.top
+    assert isinstance(top, Report) and top.title == "Round 1 over"
+    assert len(top.lines) > top.shown and top.lines[-1] == "P5 starts round 2."
+    visible = top.lines[top.offset:top.offset + top.shown]
+    assert top.lines[-1] not in visible
+    press(app, "ok")
+    assert app.top is top  # still open, now at its end
+    assert top.lines[-1] in top.lines[top.offset:top.offset + top.shown]
+    press(app, "ok")
+    assert app.top is not top and top not in app.stack
