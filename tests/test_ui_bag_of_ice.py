@@ -606,3 +606,19 @@ def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
         i18n.set_language("en")
     assert lines["win"].startswith("pour gagner : "), lines
     assert "gagner" not in lines["score"] and lines["score"].startswith("risque "), lines
+
+
+def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_path):
+    """The app stops on the bust screen (B-4): a fresh app on the same journal
+    resumes with it over the game screen; closed, the next player's turn."""
+    app = make_app(tmp_path, settings=NAMES)
+    press(app, PHYSICAL_ANN)
+    draw(app, "M", "gM")
+    draw(app, "S/L", "rL")
+    assert isinstance(app.top, BustScreen)
+    frame = app.frame().tobytes()
+    again = make_app(tmp_path, settings=NAMES)
+    press(again, "ok")  # Resume
+    assert isinstance(again.top, BustScreen) and again.frame().tobytes() == frame
+    press(again, "ok")
+    assert isinstance(again.top, BagOfIceScreen) and state(again).active == 1

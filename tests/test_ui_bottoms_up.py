@@ -792,3 +792,23 @@ def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
         assert draw.CLIPS.count == clipped
     finally:
         i18n.set_language("en")
+
+
+def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13(tmp_path):
+    """The app stops on a turn's result (BU-13): a fresh app on the same journal
+    resumes with the same page over the turn screen; an opening placement has none."""
+    app = after_opening(tmp_path)
+    press(app, "down,right,ok,down,ok")  # P1: bM on A, blue: green
+    assert isinstance(app.top, Pages)
+    title, lines = app.top.title, app.top.lines
+    again = make_app(tmp_path)
+    press(again, "ok")  # Resume
+    assert isinstance(again.top, Pages) and (again.top.title, again.top.lines) == (title, lines)
+    press(again, "ok")
+    assert isinstance(again.top, BottomsUpScreen) and state(again).active == 1
+    (tmp_path / "opening").mkdir()
+    first = started(tmp_path / "opening")
+    press(first, "down,ok")  # an opening small: no result page (BU-4)
+    fresh = make_app(tmp_path / "opening")
+    press(fresh, "ok")
+    assert isinstance(fresh.top, BottomsUpScreen)

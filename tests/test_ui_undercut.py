@@ -482,3 +482,32 @@ def test_ok_on_a_long_round_summary_shows_its_end_before_closing_it_U11(tmp_path
     assert top.lines[-1] in top.lines[top.offset:top.offset + top.shown]
     press(app, "ok")
     assert app.top is not top and top not in app.stack
+
+
+def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path):
+    """The app stops while the round summary (U-11) is on screen: a fresh app on the
+    same journal resumes with the same pages over the game screen, in the same
+    order; leaving and resuming within one app does not show them twice."""
+    app = make_app(tmp_path)
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+    while not (isinstance(app.top, UndercutScreen) and state(app).phase == "bidding"):
+        press(app, "ok")
+    for _ in range(4):
+        press(app, "ok,ok")  # zero bids on A to D (U-9)
+    press(app, "ok,ok")  # P5 passes, small (U-11)
+    shown = [(s.title, s.lines) for s in reversed(app.stack) if isinstance(s, Report)]
+    assert shown[0][0] == "Round 1 over"
+    after = state(app)
+
+    again = make_app(tmp_path)  # the app stopped with the pages open: a fresh one resumes
+    assert again.top.items[0].label == "Resume"
+    press(again, "ok")
+    assert [(s.title, s.lines) for s in reversed(again.stack) if isinstance(s, Report)] == shown
+    assert state(again) == after
+    while isinstance(again.top, Report):
+        press(again, "back")
+    assert isinstance(again.top, UndercutScreen)
+    press(again, "back")  # the session menu: Leave (kept), then Resume in the same app
+    press(again, ",".join(["down"] * [it.label for it in again.top.items].index("Leave (kept)") + ["ok"]))
+    press(again, "ok")
+    assert isinstance(again.top, UndercutScreen)  # seen here already: not shown twice

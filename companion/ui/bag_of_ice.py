@@ -293,6 +293,12 @@ def play_screen(app: "App", session: Session) -> Screen:
     return BagOfIceScreen(session)
 
 
+def last_pages(session: Session) -> list[Screen]:
+    """The screens the last decision showed (``BagOfIceScreen.do``: the roll-off, a bank
+    or a bust), in order, for a resume (screens.open_session)."""
+    return result_screens(session, len(session.fold.moves) - session.undo_span())
+
+
 # ---------------------------------------------------------------- result screens
 
 

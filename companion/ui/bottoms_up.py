@@ -275,6 +275,18 @@ def play_screen(app: "App", session: Session) -> Screen:
     return BottomsUpScreen(session)
 
 
+def last_pages(session: Session) -> list[Screen]:
+    """The turn's result the last decision showed (``BottomsUpScreen.after_move``,
+    BU-13), for a resume (screens.open_session); none after an opening placement
+    or while a choice is pending."""
+    before = state_as(BottomsUpState, session.fold.states[len(session.fold.moves) - session.undo_span()])
+    turn = completed_turn(session)
+    if state_as(BottomsUpState, session.state).pending is None and before.phase == Phase.PLAY \
+            and turn is not None and session.fold.moves:
+        return [turn_pages(session, *turn)]
+    return []
+
+
 # ---------------------------------------------------------------- secret colors (BU-3)
 
 

@@ -55,8 +55,19 @@ def play_screen(app: "App", session: Session) -> Screen:
 
 
 def open_session(app: "App", session_id: int) -> None:
+    """The session's screen; opened for the first time by this app (after a
+    restart, or played on elsewhere), with the pages its last decision showed
+    over it (a round summary, a bank, a turn's result): pages still open when
+    the app stopped are not lost. The game's ``last_pages(session)`` derives
+    them from the journal, as they were shown after that move."""
+    shown_here = app.has_open(session_id)
     session = app.resume_session(session_id)
     app.push(play_screen(app, session))
+    ui = None if session.game in TOOL_SCREENS else game_ui(session.game)
+    pages = getattr(ui, "last_pages", None)
+    if pages is not None and not shown_here:
+        for screen in reversed(pages(session)):
+            app.push(screen)
 
 
 def _open_from_home(app: "App", session_id: int) -> None:
