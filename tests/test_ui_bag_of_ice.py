@@ -610,15 +610,28 @@ def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
 
 def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_path):
     """The app stops on the bust screen (B-4): a fresh app on the same journal
-    resumes with it over the game screen; closed, the next player's turn."""
+    resumes with it over the game screen; closed, the next player's turn. After
+    an undo, a resume shows the position alone (not the page of the decision
+    before, Ann's bank)."""
     app = make_app(tmp_path, settings=NAMES)
     press(app, PHYSICAL_ANN)
     draw(app, "M", "gM")
-    draw(app, "S/L", "rL")
+    press(app, "down,ok,ok")  # Ann banks 2 (B-5); its summary closed
+    assert state(app).totals[0] == 2 and state(app).active == 1
+    draw(app, "S/L", "rL")  # Bob busts (B-4)
     assert isinstance(app.top, BustScreen)
     frame = app.frame().tobytes()
     again = make_app(tmp_path, settings=NAMES)
     press(again, "ok")  # Resume
     assert isinstance(again.top, BustScreen) and again.frame().tobytes() == frame
     press(again, "ok")
-    assert isinstance(again.top, BagOfIceScreen) and state(again).active == 1
+    assert isinstance(again.top, BagOfIceScreen) and state(again).active == 2
+    for _ in range(6):  # undo the bust step by step (physical: piece, face, roll): Bob's turn again
+        press(again, "hold-back,ok")
+        if state(again).active == 1 and not state(again).drawn and state(again).phase == "decide":
+            break
+    assert isinstance(again.top, BagOfIceScreen) and state(again).active == 1 and state(again).phase == "decide"
+    assert again.stack[-1] is game_screen(again)  # nothing over it
+    third = make_app(tmp_path, settings=NAMES)
+    press(third, "ok")  # after an undo, a resume shows the position alone (no older page)
+    assert isinstance(third.top, BagOfIceScreen) and state(third) == state(again)

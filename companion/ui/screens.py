@@ -65,7 +65,9 @@ def open_session(app: "App", session_id: int) -> None:
     app.push(play_screen(app, session))
     ui = None if session.game in TOOL_SCREENS else game_ui(session.game)
     pages = getattr(ui, "last_pages", None)
-    if pages is not None and not shown_here:
+    # after an undo the screen showed the position alone: pages only when a move came last
+    moved_last = bool(session.events) and session.events[-1].type == "move"
+    if pages is not None and not shown_here and moved_last:
         for screen in reversed(pages(session)):
             app.push(screen)
 
