@@ -24,6 +24,7 @@ from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
+from .moves import seat_name
 from .words import piece_color_word, piece_size_word, pips_text, size_word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -171,9 +172,15 @@ class ToolsMenu(Menu):
                      right=ngettext("{n} piece", "{n} pieces", len(make())).format(n=len(make())))
                 for key, (_label, make) in BAG_PRESETS.items()]))),
             Item(_("Start player"), lambda app: app.push(NumberPicker(
-                _("How many players?"), 4, 2, 12,
-                lambda a, n: start_tool(a, "pick", {"players": n})))),
+                _("How many players?"), 4, 2, 12, _start_pick))),
         ])
+
+
+def _start_pick(app: "App", n: int) -> None:
+    """The start-player pick among ``n``: the roster's names of the first seats go in
+    the setup, so the pick, its history and its record name them."""
+    names = list(app.settings.players[:n])
+    start_tool(app, "pick", {"players": n, **({"names": names} if names else {})})
 
 
 def _start_bag(app: "App", preset: str) -> None:
@@ -309,23 +316,13 @@ class BagScreen(ToolScreen):
 class PickScreen(ToolScreen):
     """Pick a start player among N: OK picks. The pick is named: the roster's
     name of that seat (Settings > Player names, the order a new game seats
-    them in), else "Player 3" in words."""
-
-    roster: tuple[str, ...] = ()
-
-    def on_show(self, app: "App") -> None:
-        self.roster = tuple(app.settings.players)
-
-    def seat_name(self, seat: int) -> str:
-        if seat < len(self.roster):
-            return self.roster[seat]
-        return _("Player {n}").format(n=seat + 1)
+    them in, kept in the setup), else "Player 3" in words."""
 
     def render(self, c: Canvas) -> None:
         st: PickState = self.state
         c.title(_("Start player of {n}").format(n=st.players))
         if st.picks:
-            name = self.seat_name(st.picks[-1])
+            name = seat_name(st, st.picks[-1])
             # as large as the name allows: 3x up to 7 characters, 2x up to 10
             scale = next((k for k in (3, 2) if len(name) * CHAR_W * k <= WIDTH), 1)
             c.center(TITLE_H + 4 + (3 - scale) * 5, name, scale=scale)
