@@ -14,7 +14,9 @@ keys, at a random moment, and then checks:
 * ``PRAGMA integrity_check`` is ok;
 * the restarted app, resuming the session, shows the same frame as the one
   on screen before the kill, when the kill fell between confirmed frames and
-  that frame was the session's own screen (screens_compared / mismatched).
+  that frame was the session's own screen (screens_compared / mismatched);
+  the pages of the last decision a resume shows again over it are closed
+  with BACK first.
 
 Prints its figures last as one JSON line.
 """
@@ -104,7 +106,12 @@ def resumed_frame(journal_path: str) -> str | None:
         if not items or items[0].label != "Resume":
             return None
         from companion.io import Key
+        from companion.ui.base import SessionScreen
         app.handle(Key.OK)
+        for _ in range(10):  # a resume shows the last decision's pages again: closed, the game screen
+            if isinstance(app.top, SessionScreen):
+                break
+            app.handle(Key.BACK)
         return hashlib.sha1(app.frame().tobytes()).hexdigest()
     finally:
         journal.close()

@@ -91,7 +91,8 @@ def render(fig: dict, cmd: str) -> str:
         "screen; the parent SIGKILLs it at a random moment, checks that every confirmed event is in the "
         "journal and `PRAGMA integrity_check` is ok, then resumes in a fresh process: the resumed game "
         "screen must equal the game screen as first shown after the last confirmed event (popups and "
-        "cursor moves are not events, so they are not resumed).",
+        "cursor moves are not events, so they are not resumed; the pages of the last decision, shown "
+        "again over the resumed game screen, are closed with BACK first).",
         "* `python -m bench.mash --presses N`: random presses and holds through every screen; every frame "
         "must render and every session must replay from the journal to the state the app held.",
         "* `python -m bench.faults`: display errors on luma's real driver (a bus raising EREMOTEIO), "

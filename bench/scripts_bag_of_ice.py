@@ -9,7 +9,8 @@ and an undo (hold BACK, Yes) now and then.
 """
 from bench.scripts import GAME_SCRIPTS
 
-START = ["ok", "down", "ok", "ok", "ok", "ok", "ok"]
+# the roll-off page (7 lines with the bench's generator) takes two OKs: its end, then closed
+START = ["ok", "down", "ok", "ok", "ok", "ok", "ok", "ok"]
 STRETCH = (["ok"] * 5 + ["down", "ok"] + ["ok"] * 4 + ["right", "ok", "ok", "left"]
            + ["hold-ok", "release"] + ["ok"] * 3 + ["down", "ok", "hold-back", "ok"])
 

@@ -237,6 +237,11 @@ class State(ABC):
         exports numbering their rows by turn; ``None`` where the game has none."""
         return None
 
+    def turn_unit(self) -> str:
+        """What ``turn_number`` counts, as the CSV export's first column names it:
+        ``turn`` (a game that counts rounds says ``round``)."""
+        return "turn"
+
     def turns_completed(self) -> int | None:
         """How many scored turns are over (a turn that scores 0 counts, e.g. a
         Bag of Ice bust), for exports of the scores per turn; ``None`` where

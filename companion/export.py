@@ -66,7 +66,7 @@ def _clean(text: str) -> str:
 class ScoreRow:
     """The scores after a move that changed them."""
 
-    turn: int              # 1-based number of the move among the moves in effect
+    turn: int              # the turn (Undercut: round) it was played in (State.turn_number), else the row's number
     seq: int | None        # the move event's seq in the journal / record (None: a move a record implied)
     player: str            # who made it: a name, "chance" or "" (no seat)
     move: str              # the move's text form
@@ -107,12 +107,14 @@ def score_rows(fold: Fold) -> list[ScoreRow]:
 
 def scores_csv(fold: Fold, setup: dict[str, Any] | None = None) -> str:
     """CSV (RFC 4180, ``\\r\\n`` rows): ``turn,seq,player,move,description``
-    then one column per player (named by the header) with the running score."""
+    then one column per player (named by the header) with the running score.
+    The first column is named by what it counts (``State.turn_unit``): ``round``
+    in Undercut, ``turn`` in the other games."""
     state = fold.state
     names = player_names(state, setup)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(["turn", "seq", "player", "move", "description", *[_clean(n) for n in names]])
+    w.writerow([state.turn_unit(), "seq", "player", "move", "description", *[_clean(n) for n in names]])
     for r in score_rows(fold):
         w.writerow([r.turn, r.seq, _clean(r.player), _clean(r.move), r.description, *r.scores])
     return out.getvalue()

@@ -67,3 +67,44 @@ def test_refill_counts_its_kept_pieces_with_the_right_plural_in_french(tmp_path)
     finally:
         draw.DRAWN = None
         i18n.set_language(old)
+
+
+def test_the_drawn_piece_s_color_and_size_agree_in_french(tmp_path):
+    """The drawn piece is "verte" / "petite" (both said of the piece, feminine in
+    French), never "vert" / "petite": drawn until a color whose word on its own
+    differs from the word said of a piece."""
+    import dataclasses
+
+    from companion import i18n
+    from companion.config import Settings
+    from companion.pieces import Color
+    from companion.ui import draw
+
+    alone = {Color.GREEN: "vert", Color.BLUE: "bleu", Color.BLACK: "noir", Color.WHITE: "blanc",
+             Color.PURPLE: "violet", Color.CLEAR: "transparent"}
+    of_piece = {Color.GREEN: "verte", Color.BLUE: "bleue", Color.BLACK: "noire", Color.WHITE: "blanche",
+                Color.PURPLE: "violette", Color.CLEAR: "transparente"}
+    old = i18n.language()
+    try:
+        app = make_app(tmp_path, settings=dataclasses.replace(Settings(), language="fr"))
+        press(app, "down,ok,down,ok,ok")  # Outils, Sac, the first preset
+        screen = app.top
+        assert isinstance(screen, BagScreen)
+        for _ in range(40):
+            draw.DRAWN = []
+            press(app, "ok")  # draw (the cursor is on a size with pieces)
+            held = screen.state.held
+            assert held is not None
+            if held.color in alone:
+                break
+            press(app, "down,ok")  # put it back
+        else:
+            raise AssertionError("no piece of a color with a feminine form was drawn")
+        assert of_piece[held.color] in draw.DRAWN and alone[held.color] not in draw.DRAWN, draw.DRAWN
+        assert {"petite", "moyenne", "grande"} & set(draw.DRAWN)
+        from companion.ui.moves import move_words
+        line = screen.session.history(move_words)[-1].line  # the draw, in the history and undo question
+        assert of_piece[held.color] + "," in line and alone[held.color] + "," not in line, line
+    finally:
+        draw.DRAWN = None
+        i18n.set_language(old)

@@ -365,3 +365,23 @@ def test_csv_rows_name_the_player_a_move_is_credited_to():
     got = rows(boi, ["roll", "face S", "got rS"])
     assert [(r["player"], r["move"]) for r in got] == [("Bob", "got rS")]
     assert "busts" in got[0]["description"]
+
+
+def test_csv_first_column_is_named_by_what_it_counts():
+    """Undercut numbers its rows by round (UndercutState.turn_number): the column
+    says "round" and holds the round each score change was played in; Bag of
+    Ice and Bottoms Up count turns and say "turn"."""
+    j = Journal(":memory:", clock=clock())
+    s = Session.start(j, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0},
+                      random.Random(1))
+    # round 1: Ann turns in a TREE (U-4), everyone is done, Ann passes (+1, U-11); round 2: Bob a TREE
+    for m in ["tree", "done", "done", "done", "pass 1", "done", "tree", "done", "done"]:
+        s.play(m)
+    rows = list(csv.reader(io.StringIO(export.scores_csv(s.fold, s.setup))))
+    assert rows[0][:2] == ["round", "seq"] and rows[0][-3:] == ["Ann", "Bob", "Cat"]
+    rounds = [int(r[0]) for r in rows[1:]]
+    assert rounds == [1, 1, 2] and s.state.round == 2
+    for game, setup in (("bag_of_ice", {"players": ["Ann", "Bob"], "start": 0}),
+                        ("bottoms_up", {"players": ["Ann", "Bob"]})):
+        t = Session.start(j, game, setup, random.Random(1))
+        assert export.scores_csv(t.fold, t.setup).split(",")[0] == "turn"

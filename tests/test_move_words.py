@@ -55,7 +55,11 @@ def test_french_undo_question_and_history(tmp_path):
     from tests.screens_util import make_app, press
     app = make_app(tmp_path, settings=Settings(language="fr", players=("Ann", "Bob", "Cat")))
     try:
-        press(app, "ok,down,ok,ok,ok,ok,ok,ok")  # Bag of Ice, 3 players, start: roll & draw
+        press(app, "ok,down,ok,ok,ok,ok")  # Bag of Ice, 3 players, start
+        from companion.ui.common import Report
+        while isinstance(app.top, Report):
+            press(app, "ok")  # the roll-off summary (OK shows the end of a long one first)
+        press(app, "ok")  # roll & draw
         press(app, "hold-back")
         assert app.top.title == "Annuler" and "pioche" in app.top.question or "perd" in app.top.question
         press(app, "back,back")  # keep it; the session menu

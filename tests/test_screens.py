@@ -102,3 +102,41 @@ def test_list_cursor_helpers_shared_by_every_list_screen():
     assert scrolled(0, 3, 5) == 0          # above the view: it starts at the cursor
     assert scrolled(9, 3, 5) == 5          # below: the cursor becomes the last shown row
     assert scrolled(5, 3, 5) == 3          # inside: the view stays
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_start_player_tool_names_the_pick(tmp_path, language):
+    """A seat the roster names shows that name; a seat past the roster shows
+    "Player 3" in words, never "P3"."""
+    from companion import i18n
+    from companion.config import Settings
+    from companion.ui import draw
+    from companion.ui.screens import PickScreen
+    app = make_app(tmp_path, settings=Settings(players=("Ann", "Bob"), language=language))
+    try:
+        press(app, "down,ok,down,down,ok,ok")  # Tools, Start player, 4 players
+        screen = app.top
+        assert isinstance(screen, PickScreen)
+        named = set()
+        clipped = draw.CLIPS.count
+        for _ in range(60):
+            draw.DRAWN = []
+            press(app, "ok")
+            seat = screen.state.picks[-1]
+            want = ("Ann", "Bob")[seat] if seat < 2 else i18n._("Player {n}").format(n=seat + 1)
+            assert want in draw.DRAWN and f"P{seat + 1}" not in draw.DRAWN, draw.DRAWN
+            assert draw.CLIPS.count == clipped
+            named.add(seat < 2)
+            if named == {True, False}:
+                break
+        assert named == {True, False}
+        # the names are in the setup: the history names the picks too
+        assert screen.session.setup["names"] == ["Ann", "Bob"]
+        from companion.ui.moves import move_words
+        lines = [h.line for h in screen.session.history(move_words)]
+        for seat in screen.state.picks:
+            who = ("Ann", "Bob")[seat] if seat < 2 else i18n._("Player {n}").format(n=seat + 1)
+            assert i18n._("{name} starts").format(name=who) in lines
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")

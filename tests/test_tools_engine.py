@@ -80,3 +80,12 @@ def test_bag_multiset_operations():
     with pytest.raises(IllegalMoveError):
         b.remove(Piece.parse("gM"))
     assert Bag.from_json(b.to_json()) == b
+
+
+def test_pick_names_come_from_the_setup_and_are_checked():
+    from companion.errors import SetupError
+    st = spec("pick").new({"players": 3, "names": ["Ann", "Bob"]})
+    assert st.names == ("Ann", "Bob") and spec("pick").new({"players": 3}).names == ()
+    for bad in (["Ann", "Bob", "Cat", "Dan"], "Ann", [""], [3]):
+        with pytest.raises(SetupError):
+            spec("pick").new({"players": 3, "names": bad})

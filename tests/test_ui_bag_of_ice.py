@@ -48,6 +48,16 @@ def state(app):
     return game_screen(app).session.state
 
 
+def dismiss(app) -> None:
+    """Close the result pages over the game screen: OK shows the rest of a long
+    one, then closes it."""
+    for _ in range(20):
+        if not isinstance(app.top, Report):
+            return
+        press(app, "ok")
+    raise AssertionError("a report did not close")
+
+
 def moves(app) -> list[str]:
     return [p.text for p in game_screen(app).session.fold.moves]
 
@@ -102,6 +112,10 @@ def test_default_setup_rolls_off_and_shows_each_roll_B3(tmp_path):
         prev = st.rolloff[k - 1]
         top = max(f.pips for _, f in prev)
         assert [s for s, _ in st.rolloff[k]] == [s for s, f in prev if f.pips == top]
+    summary = app.top
+    if len(lines) > summary.shown:  # a roll-off longer than a page: OK shows its end first
+        press(app, "ok")
+        assert app.top is summary and lines[-1] in lines[summary.offset:summary.offset + summary.shown]
     press(app, "ok")
     assert isinstance(app.top, BagOfIceScreen)
 
@@ -344,7 +358,9 @@ def test_rule_broken_busts_in_physical_mode_only_B8(tmp_path):
 
     (tmp_path / "v").mkdir()
     virt = make_app(tmp_path / "v", settings=NAMES)
-    press(virt, VIRTUAL + ",ok,back")
+    press(virt, VIRTUAL)
+    dismiss(virt)  # the roll-off summary (one OK a page)
+    press(virt, "back")
     assert "Rule broken: bust" not in [it.label for it in virt.top.items]
     assert all("Rule broken" not in r.label for r in game_screen(virt).rows())
 
@@ -538,3 +554,84 @@ def test_readme_shows_the_bag_of_ice_screens():
         stem = Path(img).stem
         made = f"shot {stem} " in script or f"shot2 {stem.removesuffix('_fr')} " in script  # shot2: en and _fr
         assert made, img  # made by the screenshot script
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_names_screen_is_titled_as_in_the_other_games(tmp_path, language):
+    """New game, a game, the number of players: the names screen says "<game>: names"
+    with the same "Next >" row in Bag of Ice as in Undercut and Bottoms Up."""
+    from companion import i18n
+    from companion.games import GAMES
+    from companion.ui.common import PlayersSetup
+    from companion.ui.screens import title_of
+    try:
+        seen = {}
+        for i, game in enumerate(GAMES):
+            (tmp_path / game).mkdir()
+            app = make_app(tmp_path / game, settings=Settings(language=language))
+            press(app, ",".join(["ok"] + ["down"] * i + ["ok", "ok"]))  # New game, the game, players
+            assert isinstance(app.top, PlayersSetup)
+            assert app.top.title == i18n._("{game}: names").format(game=title_of(game))
+            seen[game] = app.top.items[0].label
+        assert set(seen.values()) == {i18n._("Next >")}, seen
+        assert "bag_of_ice" in seen
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
+    """Two players (B-10 applies): the turn screen's hint line says the advice plays
+    to win ("pour gagner : piocher"); with the advice setting on the turn score (B-9)
+    it is the bust chance and the hint. The two are told apart in French too (the
+    English "bust 15.9%  win: draw" does not fit 21 French characters)."""
+    from companion import i18n
+    from companion.ui import draw
+    lines = {}
+    try:
+        for advice in ("win", "score"):
+            (tmp_path / advice).mkdir()
+            app = make_app(tmp_path / advice, settings=Settings(language="fr", boi_advice=advice))
+            press(app, "ok,down,ok,down,ok,ok,ok")  # Bag of Ice, 2 players, the default options
+            press(app, "ok")
+            while not (isinstance(app.top, BagOfIceScreen) and state(app).phase == "decide"):
+                press(app, "ok")  # the roll-off summary, then roll & draw (and a size)
+            draw.DRAWN = []
+            app.frame()
+            hints = (i18n._("draw"), i18n._("bank"))
+            (line,) = [t for t in draw.DRAWN if t.endswith(hints)]
+            assert len(line) <= 21
+            lines[advice] = line
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")
+    assert lines["win"].startswith("pour gagner : "), lines
+    assert "gagner" not in lines["score"] and lines["score"].startswith("risque "), lines
+
+
+def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_path):
+    """The app stops on the bust screen (B-4): a fresh app on the same journal
+    resumes with it over the game screen; closed, the next player's turn. After
+    an undo, a resume shows the position alone (not the page of the decision
+    before, Ann's bank)."""
+    app = make_app(tmp_path, settings=NAMES)
+    press(app, PHYSICAL_ANN)
+    draw(app, "M", "gM")
+    press(app, "down,ok,ok")  # Ann banks 2 (B-5); its summary closed
+    assert state(app).totals[0] == 2 and state(app).active == 1
+    draw(app, "S/L", "rL")  # Bob busts (B-4)
+    assert isinstance(app.top, BustScreen)
+    frame = app.frame().tobytes()
+    again = make_app(tmp_path, settings=NAMES)
+    press(again, "ok")  # Resume
+    assert isinstance(again.top, BustScreen) and again.frame().tobytes() == frame
+    press(again, "ok")
+    assert isinstance(again.top, BagOfIceScreen) and state(again).active == 2
+    for _ in range(6):  # undo the bust step by step (physical: piece, face, roll): Bob's turn again
+        press(again, "hold-back,ok")
+        if state(again).active == 1 and not state(again).drawn and state(again).phase == "decide":
+            break
+    assert isinstance(again.top, BagOfIceScreen) and state(again).active == 1 and state(again).phase == "decide"
+    assert again.stack[-1] is game_screen(again)  # nothing over it
+    third = make_app(tmp_path, settings=NAMES)
+    press(third, "ok")  # after an undo, a resume shows the position alone (no older page)
+    assert isinstance(third.top, BagOfIceScreen) and state(third) == state(again)

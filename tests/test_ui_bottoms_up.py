@@ -419,13 +419,35 @@ def test_check_mode_reachable_table_records_the_turn(tmp_path):
     press(app, "up,up,up,ok")  # Check it
     assert isinstance(app.top, Pages) and app.top.title == "Check: right"
     assert_matches_reference(app.frame(), "bu_check_verdict")
-    assert "choices: yellow: onto C" in " ".join(app.top.lines)
+    assert "choices: move onto C" in " ".join(app.top.lines)
     press(app, "ok,ok")  # what next: Record this turn
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
     assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
     assert isinstance(app.top, Pages) and app.top.title == "P1: yM on A"  # the turn's result
     assert not game_screen(app).check
+
+
+def test_check_mode_choices_have_one_colon_in_french(tmp_path):
+    """The verdict's choices follow "choix :" as verbs ("choix : déplacer sur C"),
+    never "choix : jaune : sur C" (a colon in a choice after the colon of the list)."""
+    from companion import i18n
+    try:
+        app = started(tmp_path, settings=Settings(language="fr"))
+        press(app, OPENING)
+        press(app, "back,down,ok")  # the session menu: Field view, Check mode
+        assert isinstance(app.top, Message)
+        press(app, "ok,down,down,down,right,ok")  # yM on A (rS)
+        assert isinstance(app.top, TableField)
+        press(app, "down,ok,down,ok,up,ok,up,ok")   # A: remove rS; Done
+        press(app, "down,down,ok,down,ok,ok,ok")    # C: change yS to rS
+        press(app, "up,ok,up,up,up,ok")             # Done; Check it
+        assert isinstance(app.top, Pages) and app.top.title == "Contrôle : juste"
+        text = " ".join(x.strip() for x in app.top.lines)
+        assert "choix : déplacer sur C" in text, text
+        assert all(line.count(" : ") <= 1 for line in app.top.lines), app.top.lines
+    finally:
+        i18n.set_language("en")
 
 
 def test_check_mode_not_reachable_shows_a_legal_result_and_the_difference(tmp_path):
@@ -442,7 +464,7 @@ def test_check_mode_not_reachable_shows_a_legal_result_and_the_difference(tmp_pa
     assert_matches_reference(app.frame(), "bu_check_differs")
     text = " ".join(x.strip() for x in top.lines)
     assert "First difference: C: the rules give rS, the table has yS rS" in text
-    assert "A legal result:" in text and "its choices: yellow: onto C" in text
+    assert "A legal result:" in text and "its choices: move onto C" in text
     assert state(app) == before  # nothing recorded yet
     press(app, "ok")  # what next
     assert [it.label for it in app.top.items] == ["Edit the field", "Resolve step by step", "Record legal result"]
@@ -746,3 +768,47 @@ def test_a_shared_win_lists_the_winners_apart_BU12(n):
     assert not any("&" in t for t in drawn) and CLIPS.count == 0, CLIPS.examples
     if n < 6:  # six share one line: their initials
         assert ", ".join(names) in drawn
+
+
+def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
+    """BU-11's house rule "lone pieces count": "Pièce isolée  compte / ignorée", the
+    same words in Settings and in the game's options, whole on the row (it said
+    "Pièces seules  oui / non")."""
+    from companion import i18n
+    from companion.ui import draw
+    try:
+        app = make_app(tmp_path, settings=Settings(language="fr"))
+        press(app, "down,down,down,ok")  # Settings
+        rows = {it.label: it.right for it in app.top.items}
+        assert rows.get("Pièce isolée") == "ignorée", rows
+        press(app, ",".join(["down"] * list(rows).index("Pièce isolée") + ["ok"]))  # toggle
+        assert {it.label: it.right for it in app.top.items}["Pièce isolée"] == "compte"
+        press(app, "back,back")
+        clipped = draw.CLIPS.count
+        press(app, BU + ",ok,ok")  # New game, Bottoms Up, players, names: the options
+        rows = {it.label: it.right for it in app.top.items}
+        assert rows.get("Pièce isolée") == "compte", rows  # the setting is the default
+        app.frame()
+        assert draw.CLIPS.count == clipped
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13(tmp_path):
+    """The app stops on a turn's result (BU-13): a fresh app on the same journal
+    resumes with the same page over the turn screen; an opening placement has none."""
+    app = after_opening(tmp_path)
+    press(app, "down,right,ok,down,ok")  # P1: bM on A, blue: green
+    assert isinstance(app.top, Pages)
+    title, lines = app.top.title, app.top.lines
+    again = make_app(tmp_path)
+    press(again, "ok")  # Resume
+    assert isinstance(again.top, Pages) and (again.top.title, again.top.lines) == (title, lines)
+    press(again, "ok")
+    assert isinstance(again.top, BottomsUpScreen) and state(again).active == 1
+    (tmp_path / "opening").mkdir()
+    first = started(tmp_path / "opening")
+    press(first, "down,ok")  # an opening small: no result page (BU-4)
+    fresh = make_app(tmp_path / "opening")
+    press(fresh, "ok")
+    assert isinstance(fresh.top, BottomsUpScreen)

@@ -118,6 +118,31 @@ def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     assert_matches_reference(img, "undercut_winner_tiebreak")
 
 
+WON_3 = ",".join([SHEET_3, "down,ok,down,ok,down,ok,ok", "ok,ok", "ok", "ok", "ok", "down,down,ok,ok", "ok"])
+"""A score-sheet game played to its winner (as in the headless test below)."""
+
+
+def test_a_finished_game_s_menu_leaves_but_does_not_offer_to_end_it(tmp_path):
+    """A won game is left with BACK, OK; "End session" (meant for a game stopped
+    before its end) is not in its menu; an unfinished game's menu still has it."""
+    from companion.ui.widgets import Menu
+    app = make_app(tmp_path)
+    press(app, SHEET_3 + ",back")
+    assert isinstance(app.top, Menu)
+    labels = [it.label for it in app.top.items]
+    assert "End session" in labels and "Leave (kept)" in labels
+    press(app, "back")
+    (tmp_path / "won").mkdir()
+    app = make_app(tmp_path / "won")
+    press(app, WON_3)
+    assert state(app).is_terminal()
+    press(app, "back")
+    labels = [it.label for it in app.top.items]
+    assert labels[0] == "Leave" and "End session" not in labels
+    press(app, "ok")  # BACK, OK: home
+    assert len(app.stack) == 1 and "Resume" not in [it.label for it in app.top.items]
+
+
 def test_headless_sim_plays_a_score_sheet_game_to_the_winner(tmp_path, capsys):
     """From the main menu to the winner screen through the CLI; the journal's
     record replays to the same winner (the docs' score-sheet example)."""
@@ -227,10 +252,14 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert "P1 passed: +1, drew a small red." in text and "P3 takes A: rL rM rS" in text
     assert "Back to the bag: yS" in text and "P1 starts round 2." in text
     assert_matches_reference(app.frame(), "undercut_round_summary")
+    summary = app.top
+    assert len(summary.lines) > summary.shown  # longer than a page: OK shows its end first
+    press(app, "ok")
+    assert app.top is summary and summary.offset + summary.shown == len(summary.lines)
     press(app, "ok")
     assert isinstance(app.top, Report) and app.top.title == "Only one move"
     assert " ".join(app.top.lines).split() == "P2: TREE +2 back to the bag: yL yM yS P3: TREE +3 back to the bag: rL rM rS".split()
-    press(app, "ok")
+    press(app, "ok" if len(app.top.lines) <= app.top.shown else "ok,ok")  # its end, then closed
     assert isinstance(app.top, UndercutScreen)
     press(app, "right")
     assert isinstance(app.top, ScoreScreen)
@@ -430,3 +459,55 @@ def test_the_undo_question_of_a_die_roll_is_the_roll_s_face(tmp_path):
     app = make_app(tmp_path)
     press(app, "down,ok,ok,ok,hold-back")  # Tools, die, roll, undo
     assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: rolled ")
+
+
+def test_ok_on_a_long_round_summary_shows_its_end_before_closing_it_U11(tmp_path):
+    """5 players: the round summary (U-11) is longer than a page; OK first turns to
+    the page that shows its last line ("P5 starts round 2."), the next OK closes it."""
+    app = make_app(tmp_path)
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+    while not (isinstance(app.top, UndercutScreen) and state(app).phase == "bidding"):
+        press(app, "ok")  # the takes and the tray notes
+    assert state(app).n == 5 and len(state(app).stacks) == 4  # U-7
+    for _ in range(4):
+        press(app, "ok,ok")  # zero bids on A to D (U-9)
+    press(app, "ok,ok")  # P5 passes, small (U-11)
+    top = app.top
+    assert isinstance(top, Report) and top.title == "Round 1 over"
+    assert len(top.lines) > top.shown and top.lines[-1] == "P5 starts round 2."
+    visible = top.lines[top.offset:top.offset + top.shown]
+    assert top.lines[-1] not in visible
+    press(app, "ok")
+    assert app.top is top  # still open, now at its end
+    assert top.lines[-1] in top.lines[top.offset:top.offset + top.shown]
+    press(app, "ok")
+    assert app.top is not top and top not in app.stack
+
+
+def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path):
+    """The app stops while the round summary (U-11) is on screen: a fresh app on the
+    same journal resumes with the same pages over the game screen, in the same
+    order; leaving and resuming within one app does not show them twice."""
+    app = make_app(tmp_path)
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+    while not (isinstance(app.top, UndercutScreen) and state(app).phase == "bidding"):
+        press(app, "ok")
+    for _ in range(4):
+        press(app, "ok,ok")  # zero bids on A to D (U-9)
+    press(app, "ok,ok")  # P5 passes, small (U-11)
+    shown = [(s.title, s.lines) for s in reversed(app.stack) if isinstance(s, Report)]
+    assert shown[0][0] == "Round 1 over"
+    after = state(app)
+
+    again = make_app(tmp_path)  # the app stopped with the pages open: a fresh one resumes
+    assert again.top.items[0].label == "Resume"
+    press(again, "ok")
+    assert [(s.title, s.lines) for s in reversed(again.stack) if isinstance(s, Report)] == shown
+    assert state(again) == after
+    while isinstance(again.top, Report):
+        press(again, "back")
+    assert isinstance(again.top, UndercutScreen)
+    press(again, "back")  # the session menu: Leave (kept), then Resume in the same app
+    press(again, ",".join(["down"] * [it.label for it in again.top.items].index("Leave (kept)") + ["ok"]))
+    press(again, "ok")
+    assert isinstance(again.top, UndercutScreen)  # seen here already: not shown twice

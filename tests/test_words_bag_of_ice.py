@@ -135,12 +135,21 @@ def pick(w: Walk, label: str) -> None:
     w.keys(",".join(["down"] * labels.index(label) + ["ok"]))
 
 
+def close_pages(w: Walk) -> None:
+    """OK on a page of lines: it shows the rest of a long one first, then closes it."""
+    for _ in range(100):
+        if not isinstance(w.app.top, Report):
+            return
+        w.key("ok")
+    raise AssertionError("a page did not close")
+
+
 def extras(w: Walk) -> None:
     """From the game screen: the scores and a player's turns, the odds, the session menu's Why page."""
     app = w.app
     w.key("right")  # the scoreboard
     w.key("ok")     # a player's turns
-    w.key("ok")
+    close_pages(w)
     w.key("left")
     g = game(app)
     if g.state.phase in ("decide", "size"):
@@ -153,7 +162,7 @@ def extras(w: Walk) -> None:
         pick(w, i18n._("Why (rules)"))
         for _ in range(8):
             w.key("down")
-        w.key("ok")
+        close_pages(w)
     else:
         w.key("back")
     assert isinstance(app.top, BagOfIceScreen)

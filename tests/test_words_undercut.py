@@ -46,23 +46,23 @@ STACK_DRAWS = "ok,ok,ok,down,ok,down,ok,down,ok"
 
 SHEET_GAME = ",".join([
     SHEET_3,
-    "back,down,ok,ok",             # the session menu's Why page, then back to the game
+    "back,down,ok,pages",          # the session menu's Why page, then back to the game
     "right,right,left,ok",          # the scores, the combo values, the scores, back
     "down,ok,down,ok,down,ok,ok",   # P1: three TREEs, done
     "ok,ok",                        # P2, P3 done
-    "ok,ok",                        # P1 passed: the end is triggered; its note
+    "ok,pages",                     # P1 passed: the end is triggered; its note
     "ok,ok,ok",                     # the last scoring phase: all done
-    "back,down,ok,ok",              # Why on the tiebreak
+    "back,down,ok,pages",           # Why on the tiebreak
     "up,up,up,up,up,ok",            # P2: 5 pips
     "up,up,up,ok",                  # P3: 3 pips: the winner
     "ok,right,ok",                  # the scores and combo values from the winner screen
-    "back,down,down,ok,ok",         # Why on the winner screen (Leave comes first)
+    "back,down,down,ok,pages",      # Why on the winner screen (Leave comes first)
 ])
 FULL_ROUND = ",".join([
     FULL_3_PHYSICAL, SETUP_DRAWS,
     "back,down,ok,ok,back,back",    # the hands, one hand, back to the game
     STACK_DRAWS,
-    "back,down,down,ok,ok",         # Why in the auction
+    "back,down,down,ok,pages",      # Why in the auction
     "up,ok,ok,down",                # Pass refused: a stack has no bid; back to A
     "ok,down,down,ok,ok",           # P1 bids yM on A
     "ok,ok",                        # P2: the marker alone on B
@@ -72,8 +72,8 @@ FULL_ROUND = ",".join([
     "ok",                           # the undercut's note
     "ok",                           # P1 passes: the size menu
     "ok,ok",                        # small; red
-    "ok,ok",                        # the round summary, the turn-ins played for P2 and P3
-    "ok,right,right,ok",            # scores, combo values
+    "ok,pages",                     # the round summary, the turn-ins played for P2 and P3
+    "right,right,ok",               # scores, combo values
 ])
 
 
@@ -114,6 +114,12 @@ def play(tmp_path, name: str, names, *, language: str | None = None, each=None) 
             if each:
                 each(app)
     for k in filter(None, keys.split(",")):
+        if k == "pages":  # OK on each page of lines up: a long one shows its end, then closes
+            for _i in range(100):
+                if not isinstance(app.top, Report):
+                    break
+                step("ok")
+            continue
         step(k)
     if walk:
         rnd = random.Random(walk)

@@ -261,11 +261,13 @@ class BagState(_ToolState):
 
 @dataclass(frozen=True)
 class PickState(_ToolState):
-    """Pick a start player at random among ``players`` seats."""
+    """Pick a start player at random among ``players`` seats; ``names``: the
+    names of the first seats when the table's roster gave them (setup ``names``)."""
 
     players: int
     picks: tuple[int, ...] = ()
     picking: bool = False
+    names: tuple[str, ...] = ()
     game = "pick"
 
     @property
@@ -307,7 +309,10 @@ def _new_pick(setup: dict[str, Any]) -> PickState:
     n = setup.get("players", 4)
     if not isinstance(n, int) or not 2 <= n <= 12:
         raise SetupError("pick a start player among 2 to 12 players")
-    return PickState(players=n)
+    names = setup.get("names", [])
+    if not isinstance(names, list) or len(names) > n or not all(isinstance(x, str) and x for x in names):
+        raise SetupError("names: a list of at most as many names as players")
+    return PickState(players=n, names=tuple(names))
 
 
 SPECS = {

@@ -180,6 +180,10 @@ class UndercutState(State):
             return move.seat
         return super().credited_seat(move)
 
+    def turn_unit(self) -> str:
+        """The CSV's first column counts rounds (a pass starts the next one, U-11)."""
+        return "round"
+
     def scores(self) -> tuple[int, ...]:
         return self.points
 

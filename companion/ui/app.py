@@ -84,6 +84,11 @@ class App:
         self._live[s.id] = s
         return s
 
+    def has_open(self, session_id: int) -> bool:
+        """This app opened the session (started or resumed it) and it has not
+        changed elsewhere since: its pages were shown here already."""
+        return session_id in self._live
+
     def resume_session(self, session_id: int) -> Session:
         s = Session.resume(self.journal, session_id, self.rng)
         self._live[s.id] = s

@@ -51,9 +51,9 @@ from ..names import short_names
 from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
 from .base import SessionScreen, state_as
-from .common import Option, OptionsSetup, PlayersSetup, Report, draw_scoreboard, player_defaults
+from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, NumberPicker, Screen, item_text, stepped
+from .widgets import ChoiceList, Item, Screen, item_text, stepped
 from . import words
 from .words import color_word, pips_text, size_word
 
@@ -252,12 +252,10 @@ def warm_up() -> None:
 
 def setup_screen(app: "App") -> Screen:
     """Players (1 = solo practice, 2 to 12, B-3), names, then target, die and
-    bag, start player. (common.players_screen's titles and "Next >" are
-    English in the shared code: this local copy says them in the catalog.)"""
-    def got_count(a: "App", n: int) -> None:
-        a.push(PlayersSetup(_("Names"), player_defaults(a, n),
-                            lambda a2, names: a2.push(options_screen(names)), done_label=_("Next")))
-    return NumberPicker(_("Bag of Ice: players"), 3, 1, 12, got_count, hint=_("1 = solo, 2 to 12"))
+    bag, start player: the players and names screens are the other games'
+    (``players_screen``), titled alike ("Bag of Ice: names")."""
+    return players_screen(_("Bag of Ice"), 3, 1, 12, lambda a, names: a.push(options_screen(names)),
+                          hint=_("1 = solo, 2 to 12"))
 
 
 def options_screen(names: list[str]) -> Screen:
@@ -293,6 +291,12 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
 
 def play_screen(app: "App", session: Session) -> Screen:
     return BagOfIceScreen(session)
+
+
+def last_pages(session: Session) -> list[Screen]:
+    """The screens the last decision showed (``BagOfIceScreen.do``: the roll-off, a bank
+    or a bust), in order, for a resume (screens.open_session)."""
+    return result_screens(session, len(session.fold.moves) - session.undo_span())
 
 
 # ---------------------------------------------------------------- result screens
@@ -692,9 +696,11 @@ class BagOfIceScreen(SessionScreen):
         if not self.show_hints:
             line = first_fit(_("next draw: bust {p}").format(p=p), _("bust {p}").format(p=p))
         elif w is not None:
+            # the line always says the advice plays to win (B-10), not for the turn score
+            # (B-9): where the bust chance does not fit with it (French), it gives way
             h = hint_word(w.hint)
             line = first_fit(_("bust {p}  win: {hint}").format(p=p, hint=h),
-                             _("bust {p}, {hint}").format(p=p, hint=h))
+                             _("to win: {hint}").format(hint=h))
         else:
             h = hint_word(adv.hint)
             line = first_fit(_("bust {p}  hint {hint}").format(p=p, hint=h),

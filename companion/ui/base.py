@@ -105,11 +105,12 @@ class SessionScreen(CursorScreen):
             Item(_("History"), lambda a: a.push(history_screen(self.session))),
             Item(_("Undo last"), lambda a: (a.pop(), self.ask_undo(a))),
         ]
-        end = Item(_("End session"), lambda a: a.confirm(_("End this session for good?"), self._end))
         if self.session.finished:
-            # a finished game is left with BACK, OK (issue 13): "Leave" comes first
-            items = [Item(_("Leave"), lambda a: a.home())] + items + [end]
+            # a finished game is left with BACK, OK (issue 13): "Leave" comes first; there is
+            # nothing left to end, so "End session" is not offered (an undo still reopens it)
+            items = [Item(_("Leave"), lambda a: a.home())] + items
         else:
+            end = Item(_("End session"), lambda a: a.confirm(_("End this session for good?"), self._end))
             items += [Item(_("Leave (kept)"), lambda a: a.home()), end]
         app.push(Menu(self.session_title(), items))
 

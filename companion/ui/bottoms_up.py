@@ -245,12 +245,14 @@ def setup_screen(app: "App") -> Screen:
 
 def options_screen(app: "App", names: list[str]) -> Screen:
     lone = app.settings.bu_lone_pieces
+    score, no_score = pgettext("lone pieces", "score"), pgettext("lone pieces", "no score")
     stash = [(ngettext("{n} piece", "{n} pieces", n).format(n=n), n // 18) for n in STASH_SIZES]
     opts = [
         Option("secret", pgettext("option", "Secret colors"), [(_("device"), "device"), (_("table"), "physical")]),
         Option("stash", _("Stash"), stash),
-        Option("lone", _("Lone pieces"), [(_("score"), True), (_("no score"), False)] if lone
-               else [(_("no score"), False), (_("score"), True)]),
+        # BU-11's house rule, worded as in Settings (the catalog's context "lone pieces")
+        Option("lone", _("Lone pieces"), [(score, True), (no_score, False)] if lone
+               else [(no_score, False), (score, True)]),
     ]
     screen = OptionsSetup(_("Bottoms Up: options"), opts, lambda a, v: start_game(a, names, v),
                           start_label=_("Start game"))
@@ -271,6 +273,18 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
 
 def play_screen(app: "App", session: Session) -> Screen:
     return BottomsUpScreen(session)
+
+
+def last_pages(session: Session) -> list[Screen]:
+    """The turn's result the last decision showed (``BottomsUpScreen.after_move``,
+    BU-13), for a resume (screens.open_session); none after an opening placement
+    or while a choice is pending."""
+    before = state_as(BottomsUpState, session.fold.states[len(session.fold.moves) - session.undo_span()])
+    turn = completed_turn(session)
+    if state_as(BottomsUpState, session.state).pending is None and before.phase == Phase.PLAY \
+            and turn is not None and session.fold.moves:
+        return [turn_pages(session, *turn)]
+    return []
 
 
 # ---------------------------------------------------------------- secret colors (BU-3)

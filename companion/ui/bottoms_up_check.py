@@ -234,11 +234,13 @@ def difference_words(gap: Difference | None) -> str:
 
 
 def choice_words(move: Move) -> str:
-    """A choice (blue's new color, yellow's destination) in the language of the screens."""
+    """A choice (blue's new color, yellow's destination) in the language of the screens,
+    as a verb: it follows "choices:", so it has no colon of its own ("choices: move onto C",
+    never "choices: yellow: onto C")."""
     if isinstance(move, BlueChoice):
-        return _("blue: {color}").format(color=color_word(move.color))
+        return _("recolor to {color}").format(color=color_word(move.color))
     if isinstance(move, YellowChoice):
-        return _("yellow: open space") if move.target is None else _("yellow: onto {label}").format(
+        return _("move to open space") if move.target is None else _("move onto {label}").format(
             label=move.target)
     return str(move)
 

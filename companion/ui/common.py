@@ -9,7 +9,8 @@
   values with OK, and a final "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
 * ``Report``: a page of short lines under a title (what the device did, a
-  summary); UP/DOWN scroll, OK/BACK/LEFT/RIGHT close it.
+  summary); UP/DOWN scroll, OK shows the next page until the end has been
+  seen, then closes it; BACK/LEFT/RIGHT close it.
 """
 from __future__ import annotations
 
@@ -188,7 +189,8 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
 
 class Report(Screen):
     """A page of short lines (up to 5 under a title, UP/DOWN scroll the
-    rest); OK, BACK, LEFT or RIGHT close it. A ``banner`` (a verdict: the
+    rest); OK turns to the next page while the last lines have not been on
+    screen yet, then closes it; BACK, LEFT or RIGHT close it. A ``banner`` (a verdict: the
     result of a check) is drawn in the large font above the lines, legible
     from across the table (issue 13)."""
 
@@ -201,6 +203,7 @@ class Report(Screen):
         if len(self.lines) > self.shown:  # keep a free column before the scroll bar
             self.lines = self._fit(lines, WIDTH // CHAR_W - 1)
         self.offset = 0
+        self.seen_to = self.shown  # lines[:seen_to] have been on screen
 
     @staticmethod
     def _fit(lines: list[str], width: int) -> list[str]:
@@ -216,10 +219,19 @@ class Report(Screen):
             c.text(1, TITLE_H + (first + i) * LINE_H, line)
         c.scrollbar(self.offset, self.shown, len(self.lines))
 
+    def unseen(self) -> bool:
+        """Lines below the page shown that have never been on screen."""
+        return self.seen_to < len(self.lines)
+
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.DOWN and self.offset + self.shown < len(self.lines):
             self.offset += 1
         elif key == Key.UP:
             self.offset = max(0, self.offset - 1)
+        elif key == Key.OK and self.unseen():
+            # a long report (a 5-player round summary) is not closed before its end was
+            # shown: OK first turns to the next page, the last one showing the end
+            self.offset = min(self.offset + self.shown, len(self.lines) - self.shown)
         elif key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
             app.pop()
+        self.seen_to = max(self.seen_to, self.offset + self.shown)

@@ -15,7 +15,7 @@ from typing import Any
 from ..engine import Move, State
 from ..i18n import N_, _, ngettext
 from .draw import plain
-from .words import color_word, face_words, piece_size_word, pips_text, size_word
+from .words import face_words, piece_color_word, piece_size_word, pips_text, size_word
 
 COMBO = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
 
@@ -69,8 +69,9 @@ def _tools(st: Any, m: Move) -> str | None:
         return _("rolled {face} ({pips})").format(face=face_words(m.face.sizes), pips=pips_text(m.face.pips))
     if isinstance(m, tools.Draw):
         return _("draw a {size} piece").format(size=size_word(m.size)) if m.size else _("draw a piece of any size")
-    if isinstance(m, tools.Got):
-        return _("drew {color} {size}").format(color=color_word(m.piece.color), size=size_word(m.piece.size))
+    if isinstance(m, tools.Got):  # both said of the piece: French "verte, petite"
+        return _("drew {color} {size}").format(color=piece_color_word(m.piece.color),
+                                               size=piece_size_word(m.piece.size))
     if isinstance(m, tools.Keep):
         return _("kept the piece")
     if isinstance(m, tools.Return):
@@ -80,8 +81,14 @@ def _tools(st: Any, m: Move) -> str | None:
     if isinstance(m, tools.Pick):
         return _("pick a start player")
     if isinstance(m, tools.Start):
-        return _("P{n} starts").format(n=m.seat + 1)
+        return _("{name} starts").format(name=seat_name(st, m.seat))
     return None
+
+
+def seat_name(st: Any, seat: int) -> str:
+    """A seat of the start-player pick: its name from the setup, else "Player 3"."""
+    names = getattr(st, "names", ())
+    return names[seat] if seat < len(names) else _("Player {n}").format(n=seat + 1)
 
 
 def _undercut(st: Any, m: Move) -> str | None:

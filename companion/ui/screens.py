@@ -24,7 +24,8 @@ from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
-from .words import color_word, pips_text, size_word
+from .moves import seat_name
+from .words import piece_color_word, piece_size_word, pips_text, size_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -55,8 +56,21 @@ def play_screen(app: "App", session: Session) -> Screen:
 
 
 def open_session(app: "App", session_id: int) -> None:
+    """The session's screen; opened for the first time by this app (after a
+    restart, or played on elsewhere), with the pages its last decision showed
+    over it (a round summary, a bank, a turn's result): pages still open when
+    the app stopped are not lost. The game's ``last_pages(session)`` derives
+    them from the journal, as they were shown after that move."""
+    shown_here = app.has_open(session_id)
     session = app.resume_session(session_id)
     app.push(play_screen(app, session))
+    ui = None if session.game in TOOL_SCREENS else game_ui(session.game)
+    pages = getattr(ui, "last_pages", None)
+    # after an undo the screen showed the position alone: pages only when a move came last
+    moved_last = bool(session.events) and session.events[-1].type == "move"
+    if pages is not None and not shown_here and moved_last:
+        for screen in reversed(pages(session)):
+            app.push(screen)
 
 
 def _open_from_home(app: "App", session_id: int) -> None:
@@ -158,9 +172,15 @@ class ToolsMenu(Menu):
                      right=ngettext("{n} piece", "{n} pieces", len(make())).format(n=len(make())))
                 for key, (_label, make) in BAG_PRESETS.items()]))),
             Item(_("Start player"), lambda app: app.push(NumberPicker(
-                _("How many players?"), 4, 2, 12,
-                lambda a, n: start_tool(a, "pick", {"players": n})))),
+                _("How many players?"), 4, 2, 12, _start_pick))),
         ])
+
+
+def _start_pick(app: "App", n: int) -> None:
+    """The start-player pick among ``n``: the roster's names of the first seats go in
+    the setup, so the pick, its history and its record name them."""
+    names = list(app.settings.players[:n])
+    start_tool(app, "pick", {"players": n, **({"names": names} if names else {})})
 
 
 def _start_bag(app: "App", preset: str) -> None:
@@ -266,12 +286,14 @@ class BagScreen(ToolScreen):
         if st.held is not None:
             p = st.held
             c.piece(4, 60, p, scale=2)
-            word = color_word(p.color)
+            # the color and the size both said of the piece: French "verte" / "petite" agree
+            # with "pièce" (a color on its own, "vert", would not)
+            word = piece_color_word(p.color)
             if len(word) <= 6:  # the large font holds six letters here
                 c.big(46, TITLE_H + 2, word, 2)
             else:  # "transparent": whole, in the small font
                 c.text(46, TITLE_H + 6, word)
-            c.text(46, TITLE_H + 22, size_word(p.size))
+            c.text(46, TITLE_H + 22, piece_size_word(p.size))
             for i, it in enumerate(rows):
                 y = 42 + 10 * i
                 if i == self.list.index:
@@ -292,13 +314,18 @@ class BagScreen(ToolScreen):
 
 
 class PickScreen(ToolScreen):
-    """Pick a start player among N: OK picks."""
+    """Pick a start player among N: OK picks. The pick is named: the roster's
+    name of that seat (Settings > Player names, the order a new game seats
+    them in, kept in the setup), else "Player 3" in words."""
 
     def render(self, c: Canvas) -> None:
         st: PickState = self.state
         c.title(_("Start player of {n}").format(n=st.players))
         if st.picks:
-            c.center(TITLE_H + 4, f"P{st.picks[-1] + 1}", scale=3)
+            name = seat_name(st, st.picks[-1])
+            # as large as the name allows: 3x up to 7 characters, 2x up to 10
+            scale = next((k for k in (3, 2) if len(name) * CHAR_W * k <= WIDTH), 1)
+            c.center(TITLE_H + 4 + (3 - scale) * 5, name, scale=scale)
             c.center(48, _("starts"))
         else:
             c.center(28, _("OK: pick"))

@@ -179,6 +179,13 @@ def play_screen(app: "App", session: Session) -> Screen:
     return UndercutScreen(session)
 
 
+def last_pages(session: Session) -> list[Screen]:
+    """The pages the last decision showed (``UndercutScreen.do``: a round summary, the
+    moves played for players, the stacks), in order, for a resume (screens.open_session)."""
+    n0 = len(session.fold.moves) - session.undo_span()
+    return [ours(Report(title, lines)) for title, lines in reports(session, steps_since(session, n0))]
+
+
 # ---------------------------------------------------------------- reports
 
 

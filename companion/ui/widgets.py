@@ -184,7 +184,8 @@ class CursorScreen(Screen):
 class Menu(CursorScreen):
     """A scrolling list. UP/DOWN move (wrapping), LEFT/RIGHT page, OK selects,
     BACK leaves (or calls ``on_back``). The title's right side shows
-    ``right``, else the cursor's place in a list longer than the screen."""
+    ``right``, else the cursor's place in a list longer than the screen
+    when the title leaves room for it."""
 
     def __init__(self, title: str, items: Sequence[Item] | Callable[[], Sequence[Item]],
                  *, on_back: Callable[["App"], Any] | None = None, index: int = 0,
@@ -213,7 +214,11 @@ class Menu(CursorScreen):
         self.index = min(self.index, max(0, len(items) - 1))
         n = self.shown()
         title, right = self.heading()
-        c.title(title, right or (f"{self.index + 1}/{len(items)}" if len(items) > n else ""))
+        if not right and len(items) > n:
+            right = f"{self.index + 1}/{len(items)}"
+            if len(title) + 1 + len(right) > (WIDTH - 2) // CHAR_W:
+                right = ""  # the title is not cut for it: the scroll bar shows the place too
+        c.title(title, right)
         self.list.render(c, items, 0, n)
         if self.footer:
             c.row(ROWS - 1, self.footer)
