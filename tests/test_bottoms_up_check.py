@@ -210,3 +210,17 @@ def test_impossible_reason_names_colors_in_vocabulary_order():
     r = check(s, "place yL on A", ["yL", "yS", "wS", "wM", "rS", "rM", "kS"])
     assert not r.reachable and r.complete
     assert r.reason.startswith("the table has 2 red pieces")
+
+
+def test_the_legal_result_shown_is_the_one_with_the_fewest_differing_stacks():
+    """A table moved rS (under yM, BU-8 item 6) onto B's wS and kept the rS: but a
+    red on a white destroys both small pieces (item 5: the white shrinks, then the
+    red itself). The result shown must be that branch, which differs from the table
+    in one stack (B), not the open-space one, which differs in two (B and a lone rS);
+    both used to score alike."""
+    s = position({"players": ["Ann", "Bob", "Cat", "Dan", "Eve"]}, ["yS bS", "wS", "yS", "kS", "rS"])
+    r = check(s, "place yM on E", ["A: yS bS", "B: rS", "C: yS", "D: kS", "E: yM"])
+    assert not r.reachable and r.complete
+    assert r.choices == ("yellow B",)
+    assert sorted(r.result_field) == ["A: yS bS", "C: yS", "D: kS", "E: yM"]
+    assert r.difference is not None and r.difference.startswith("B:")

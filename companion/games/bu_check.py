@@ -1043,7 +1043,9 @@ class _Search:
         if got == self.target:
             self.best = (None, path, s)
             return True
-        score = 2 * sum((got & self.target).values()) - abs(sum(got.values()) - self.total_stacks)
+        # the nearest: the fewest stacks that differ, the field's and the table's counted
+        # alike (a stack the rules destroyed is one difference, not one plus a stray one)
+        score = 2 * sum((got & self.target).values()) - sum(got.values()) - self.total_stacks
         if self.best is None or (score, -len(path)) > (self.best[0], -len(self.best[1])):
             self.best = (score, path, s)  # the nearest, then the fewest choices
         return False
