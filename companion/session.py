@@ -55,9 +55,11 @@ class Session:
         self._lines: list[HistoryLine] = []
         self._line_stack: list[State] | None = None
         self._lines_upto = 0
+        # the device's chance outcomes taken back by an undo, by the position they were
+        # drawn in: drawn again there, the same comes out (``_device_steps``)
+        self._redraw: dict[State, Move] = {}
         for e in events or ():
-            self.fold.apply(e)
-            self.events.append(e)
+            self._fold_event(e)
 
     # ------------------------------------------------------------ opening
 
@@ -121,7 +123,9 @@ class Session:
             if st.is_terminal():
                 break
             if st.is_chance_node() and self.auto_chance:
-                m = pick_chance(st, self.rng)
+                # an undo fixes a wrong press, it never re-rolls: a roll or draw taken back
+                # comes out the same when the same position draws again (a bust stays a bust)
+                m = self._redraw.get(st) or pick_chance(st, self.rng)
             elif (fm := st.forced_move()) is not None:
                 m = fm
             else:
@@ -141,6 +145,7 @@ class Session:
         events = self.journal.append_many(self.id, [("move", {"move": str(m)}) for m, _ in steps],
                                           after=self.last_seq)
         for event, (move, state) in zip(events, steps):
+            self._redraw.pop(self.fold.states[-1], None)  # drawn again: no longer taken back
             self.fold.states.append(state)
             self.fold.moves.append(Played(event.seq, move))
             self.events.append(event)
@@ -158,10 +163,23 @@ class Session:
             targets.append(p.seq)
         events = self.journal.append_many(self.id, [("undo", {"undoes": t}) for t in targets], after=self.last_seq)
         for e in events:
-            self.fold.apply(e)
-            self.events.append(e)
+            self._fold_event(e)
         self.advance()  # only does something back at the very start (e.g. a random start pick)
         return targets
+
+    def _fold_event(self, e: Event) -> None:
+        """Fold one journal event in (at resume and after an undo), keeping the
+        device's outcomes an undo took back (``_redraw``): the same walk at
+        resume as in play, so a resumed session draws as the running one would."""
+        if self.auto_chance:
+            if e.type == "move":
+                self._redraw.pop(self.fold.states[-1], None)
+            elif e.type == "undo" and self.fold.moves:
+                before = self.fold.states[-2]
+                if before.is_chance_node():
+                    self._redraw[before] = self.fold.moves[-1].move
+        self.fold.apply(e)
+        self.events.append(e)
 
     def undo_span(self) -> int:
         """How many live moves an undo takes back: the last player decision and

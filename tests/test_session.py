@@ -158,3 +158,53 @@ def test_a_stale_copy_of_a_session_cannot_write(journal):
         a.undo()
     assert journal.count() == n + 2
     assert Session.resume(journal, a.id, random.Random(4)).state.to_json() == again.state.to_json()
+
+
+def test_an_undone_roll_comes_out_the_same_when_rolled_again_even_after_a_resume(journal):
+    """Undo fixes a wrong press, it does not re-roll: the QA pass undid a Bag of Ice
+    bust in two presses and rolled a better piece. A device outcome taken back comes
+    out the same when the same position draws again, in play and after a resume
+    (the journal holds what was taken back), whatever the generator says."""
+    for seed in range(5):
+        s = Session.start(journal, "die", {}, random.Random(seed))
+        s.play("roll")
+        face = s.state.rolls[-1]
+        s.undo()
+        s.play("roll")
+        assert s.state.rolls[-1] == face
+        s.undo()
+        again = Session.resume(journal, s.id, random.Random(seed + 100))
+        again.play("roll")
+        assert again.state.rolls[-1] == face
+
+
+def test_an_undone_bag_of_ice_bust_stays_a_bust_B4(journal):
+    """B-4: a red piece busts and the turn ends. Undoing the bust and rolling again
+    gives the same face and, with the same size, the same red piece."""
+    from companion.games.bag_of_ice import Phase
+    for seed in range(40):
+        s = Session.start(journal, "bag_of_ice", {"players": ["Ann", "Bob"], "start": 0}, random.Random(seed))
+        for _ in range(12):
+            st = s.state
+            if st.phase == Phase.SIZE:
+                s.play(st.legal_moves()[0])
+            elif st.phase == Phase.DECIDE and st.active == 0:
+                s.play("roll")
+            else:
+                break
+        if s.state.active == 1 and s.state.totals[0] == 0 and s.history()[-1].text.startswith("got r"):
+            bust = s.history()[-1].text
+            s.undo()  # back to before the last draw's decision
+            while s.state.phase != Phase.DECIDE or s.state.active != 0:
+                s.undo()
+            for _ in range(12):
+                st = s.state
+                if st.phase == Phase.SIZE:
+                    s.play(st.legal_moves()[0])
+                elif st.phase == Phase.DECIDE and st.active == 0:
+                    s.play("roll")
+                else:
+                    break
+            assert s.history()[-1].text == bust and s.state.active == 1
+            return
+    pytest.fail("no bust in 40 seeds")
