@@ -578,7 +578,9 @@ def readme_presses(fig: dict, path: str = os.path.join(ROOT, "README.md")) -> No
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench", description="Run every benchmark and print a table.")
     p.add_argument("--quick", action="store_true", help="a smaller run fit for CI")
-    p.add_argument("--json", metavar="FILE", help="also write the figures as one JSON object")
+    p.add_argument("--json", metavar="FILE", nargs="?", const="-",
+                   help="also write the figures as one JSON object to FILE; without FILE (or -) the "
+                        "JSON goes to stdout and the table to stderr")
     p.add_argument("--doc", metavar="FILE", help="also write the Markdown report (docs/performance.md)")
     a = p.parse_args(argv)
     fig: dict = {}
@@ -595,17 +597,23 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         fig.update(fn())
         print(f"bench: {name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    print(table(fig))
-    print()
-    print(pi_model(fig))
+    to_stdout = a.json == "-"
+    out = sys.stderr if to_stdout else sys.stdout  # stdout stays pure JSON for a pipe
+    print(table(fig), file=out)
+    print(file=out)
+    print(pi_model(fig), file=out)
     if a.doc:
         with open(a.doc, "w", encoding="utf-8") as f:
             f.write(report(fig, a.quick))
         readme_presses(fig)
     if a.json:
-        with open(a.json, "w", encoding="utf-8") as f:
-            json.dump({k: fig.get(k) for k in KEYS} | {"extra": {k: v for k, v in fig.items() if k not in KEYS}},
-                      f, indent=1)
+        doc = {k: fig.get(k) for k in KEYS} | {"extra": {k: v for k, v in fig.items() if k not in KEYS}}
+        if to_stdout:
+            json.dump(doc, sys.stdout, indent=1)
+            print()
+        else:
+            with open(a.json, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1)
     return 0
 
 
