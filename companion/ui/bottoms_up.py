@@ -19,11 +19,13 @@ for, so a new game, Resume and History all land on the right screen:
 * ``over``: the winner (BU-12); OK shows every score with its breakdown (BU-11).
 
 Secret colors drawn by the device (BU-3) are shown by ``SecretTour``: a
-neutral "pass the device to ..." view; hold OK to see, release to hide. Hold
-OK on the game screen shows the active player's color (``SecretPeek``).
+neutral "pass the device to ..." view; hold OK to see, release to hide. It
+opens after the draw and from the session menu's Secret colors, and nowhere
+else: on the turn, size, target and choice screens a hold of OK (a slow press)
+counts as OK, so a color is never shown to the table by accident.
 
 Only the journal decides what the game screen shows: the size stage, a
-peek and the pickers are screens of their own, so a resumed session (after a
+secret tour and the pickers are screens of their own, so a resumed session (after a
 power cut) shows the very same game screen.
 
 The session menu (BACK) adds Field view, Check mode (BU-13, in
@@ -718,6 +720,8 @@ class TargetPicker(Menu):
 
     def on_key(self, key: Key, app: "App") -> None:
         items = self.items
+        if key == Key.HOLD_OK:  # a slow OK is an OK (BU-3: it never shows a secret color)
+            key = Key.OK
         if key in (Key.LEFT, Key.RIGHT) and items:
             self.index = (self.index + (1 if key == Key.RIGHT else -1)) % len(items)
             key = Key.OK
@@ -1052,13 +1056,9 @@ class BottomsUpScreen(SessionScreen):
         rows = self.sync()
         kind = self.decision().kind
         if key == Key.HOLD_OK:
-            if st.secret_mode == "device" and kind != Kind.OVER:
-                app.push(SecretPeek(self.session))
-            elif kind != Kind.OVER:
-                # BU-3: drawn at the table
-                app.message(_("The secret colors were drawn at the table: they are entered at the end."),
-                            title=_("Secret colors"))
-            return
+            # BU-3: a slow OK is an OK. A secret color is shown only where a player
+            # asks for it (the session menu's Secret colors), never by a long press.
+            key = Key.OK
         if kind == Kind.OVER:
             if key in (Key.OK, Key.LEFT, Key.RIGHT):
                 app.push(scores_screen(st))
@@ -1098,25 +1098,12 @@ class SizeStage(Screen):
 
     def on_key(self, key: Key, app: "App") -> None:
         grid = self.grid
-        if key in (Key.HOLD_BACK, Key.HOLD_OK, Key.RELEASE):
+        if key == Key.HOLD_OK:  # a slow OK is an OK (BU-3: it never shows a secret color)
+            key = Key.OK
+        if key in (Key.HOLD_BACK, Key.RELEASE):
             return
         picked = grid.key(key)
         if grid.size is None:
             app.pop()
         if isinstance(picked, Piece):
             self.on_pick(app, picked)
-
-
-class SecretPeek(Screen):
-    """Hold OK on the game screen: the active player's color until released."""
-
-    def __init__(self, session: Session):
-        self.session = session
-        self.seat = state_as(BottomsUpState, session.state).active
-        self.title = _("Secret color")
-
-    def render(self, c: Canvas) -> None:
-        draw_secret(c, state_as(BottomsUpState, self.session.state), self.seat)
-
-    def on_key(self, key: Key, app: "App") -> None:
-        app.pop()  # RELEASE (or any key) hides it
