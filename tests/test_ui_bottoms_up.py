@@ -852,3 +852,27 @@ def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13
     fresh = make_app(tmp_path / "opening")
     press(fresh, "ok")
     assert isinstance(fresh.top, BottomsUpScreen)
+
+
+def test_a_stack_destroyed_whole_is_listed_with_its_pieces_BU6_BU8(tmp_path):
+    """QA #14: the result lists a stack the turn took off the field, with the
+    pieces destroyed there, among the changed ones (BU-8 item 5: red on white
+    destroys both; BU-6: they leave the game)."""
+    app = after_opening(tmp_path)  # A: rS, B: gS, C: yS, D: wS
+    st = state(app)
+    press(app, ",".join(place_keys(st, "yM", "A")))  # yellow moves rS: where?
+    st = state(app)
+    assert st.pending is not None and st.pending.kind == "yellow"
+    press(app, ",".join(option_keys(st, "yellow D")))  # onto wS: red on white, both destroyed
+    st = state(app)
+    assert st.field_lines() == ["A: yM", "B: gS", "C: yS"] and len(st.destroyed) == 2
+    top = app.top
+    assert isinstance(top, Pages)
+    assert top.lines[:3] == ["*A: yM", "*D: gone, wS rS", "    destroyed"]
+    assert top.lines[3] == " B: gS  C: yS"
+    i18n.set_language("fr")
+    try:
+        from companion.ui.bottoms_up import gone_lines
+        assert gone_lines({"D": [P("wS"), P("rS")]}) == ["*D : vide, wS rS", "     détruites"]
+    finally:
+        i18n.set_language("en")

@@ -117,16 +117,18 @@ def stack_lines(label: str, pieces: Sequence[Piece], *, mark: str = "", width: i
 
 
 def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozenset(),
-                *, marks: bool = False) -> list[str]:
+                *, marks: bool = False, gone: Sequence[str] = ()) -> list[str]:
     """The field for a pager, in label order; with ``marks`` the changed
-    groups come first, each on its own line(s) marked ``*``. Other groups
-    share lines when they fit (``B: wS  D: yS gM``)."""
+    groups come first, each on its own line(s) marked ``*``, then the
+    ``gone`` lines (stacks taken off, ``gone_lines``). Other groups share
+    lines when they fit (``B: wS  D: yS gM``)."""
     groups = st.field_groups()
     out: list[str] = []
     if marks:
         for g in groups:
             if g.label in changed:
                 out += stack_lines(g.label, g.pieces, mark="*")
+        out += gone
     lead = " " if marks else ""
     packed = ""
     for g in groups:
@@ -571,6 +573,41 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
     return lines, changed & live
 
 
+def removed_stacks(session: Session, start: int, end: int | None = None) -> dict[str, list[Piece]]:
+    """The stacks that moves ``start..end`` took off the field, each with the
+    pieces destroyed there (BU-6, BU-8 item 5: red on white destroys both), so
+    the result names what the table must take off."""
+    f = session.fold
+    end = len(f.moves) if end is None else end
+    had = {g.label for g in state_as(BottomsUpState, f.states[start]).groups}
+    destroyed: dict[str, list[Piece]] = {}
+    for i in range(start, end):
+        after = state_as(BottomsUpState, f.states[i + 1])
+        had |= set(after.last_changed)
+        for step in after.last_steps:
+            if step.kind == StepKind.DESTROY:  # args: (why, piece, ...)
+                destroyed.setdefault(step.label, []).append(Piece.parse(str(step.args[1])))
+    live = {g.label for g in state_as(BottomsUpState, f.states[end]).groups}
+    return {label: destroyed.get(label, []) for label in sorted(had - live, key=lambda x: (len(x), x))}
+
+
+def gone_lines(gone: dict[str, list[Piece]]) -> list[str]:
+    """``*B: gone, wS rS destroyed``: a stack the turn took off, marked as changed."""
+    out = []
+    for label, pieces in gone.items():
+        if pieces:
+            text = ngettext("{label}: gone, {pieces} destroyed", "{label}: gone, {pieces} destroyed",
+                            len(pieces)).format(label=label, pieces=" ".join(map(str, pieces)))
+        else:  # its pieces moved away (BU-8 yellow)
+            text = _("{label}: gone, its pieces moved").format(label=label)
+        first, *rest = wrap(text, LINE_CHARS - 1)
+        out.append("*" + first)  # continuation lines under the first piece, as a stack's
+        if rest:
+            indent = " " * (first.find(":") + 3)  # "*B: " (French "*B : ")
+            out += [indent + w for w in wrap(" ".join(rest), LINE_CHARS - len(indent))]
+    return out
+
+
 class Pages(Report):
     """Pre-formatted lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
     page; OK closes it (and calls ``then``), BACK closes it."""
@@ -636,7 +673,7 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     else:
         template = _("{name}: {piece} on {target}") if m.target else _("{name}: {piece}")
     title = named(template, before.players, before.active, title_room(right), piece=m.piece, target=m.target)
-    out = field_lines(st, changed, marks=True)
+    out = field_lines(st, changed, marks=True, gone=gone_lines(removed_stacks(session, start, end)))
     out.append(_("steps so far:") if so_far else _("steps:"))
     out += log_lines(lines)
     return Pages(title, out, right=right)
