@@ -295,15 +295,83 @@ def _clip(d, text: str, font, width: float) -> str:
     return text + "~"
 
 
+MAX_MOVE_LINES = 3
+
+
+def _wrap(d, text: str, font, width: float, max_lines: int = MAX_MOVE_LINES) -> list[str]:
+    """``text`` on lines of at most ``width`` pixels in ``font``, broken between
+    words (a word too long for a line is broken in it); past ``max_lines``
+    the last line is cut with ``~``."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if d.textlength(trial, font=font) <= width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        while d.textlength(word, font=font) > width and len(word) > 1:
+            k = len(word) - 1
+            while k > 1 and d.textlength(word[:k], font=font) > width:
+                k -= 1
+            lines.append(word[:k])
+            word = word[k:]
+        line = word
+    if line or not lines:
+        lines.append(line)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [_clip(d, " ".join(lines[max_lines - 1:]), font, width)]
+    return lines
+
+
+def _name_lines(d, name: str, font, width: float) -> list[str] | None:
+    """A player's name on one line, else on two broken after a space or a
+    hyphen ("Élodie-" / "Marie"); ``None`` when it does not fit so."""
+    if d.textlength(name, font=font) <= width:
+        return [name]
+    for k in range(len(name) - 1, 0, -1):
+        if name[k - 1] in " -":
+            first, second = name[:k].rstrip(), name[k:].lstrip()
+            if first and second and all(d.textlength(x, font=font) <= width for x in (first, second)):
+                return [first, second]
+    return None
+
+
+def _header_names(d, names: Sequence[str], width: float) -> tuple[Any, list[list[str]]]:
+    """The players' names over their columns, all in one size: the largest in
+    which every one fits whole (on up to two lines); else the smallest, cut."""
+    for size in (20, 18, 16, 14, 13):
+        font = _font(size)
+        lines = [_name_lines(d, n, font, width) for n in names]
+        if all(x is not None for x in lines):
+            return font, [x for x in lines if x is not None]
+    font = _font(13)
+    return font, [_name_lines(d, n, font, width) or [_clip(d, n, font, width)] for n in names]
+
+
 def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
-    """A white PNG-ready RGB image: title, players, one row per score change,
-    totals (the winners' column marked) and the result."""
+    """A white PNG-ready RGB image: title, players, one row per score change
+    (what happened wrapped on up to three lines, so the combo turned in is
+    read whole), totals (the winners' column marked) and the result. The
+    players' names head their columns in one size: the largest all of them
+    fit in."""
     from PIL import Image, ImageDraw
     data = sheet_lines(summary)
-    big, mid, small, tiny = _font(30), _font(20), _font(18), _font(14)
-    pad, row_h = 24, 30
-    n_rows = len(data["rows"]) + (1 if data["skipped"] else 0)
-    height = pad + 44 + 30 + 16 + row_h * (n_rows + 2) + 16 + 40 + pad
+    big, mid, small = _font(30), _font(20), _font(18)
+    pad, row_h, line_h = 24, 30, 22
+    n_players = len(data["header"]) - 2
+    col_w = 100 if n_players else 0
+    x_turn, x_move = pad, pad + 56
+    x_scores = width - pad - col_w * n_players
+    move_w = max(80, x_scores - x_move - 8)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    head, head_lines = _header_names(measure, data["header"][2:], col_w - 12)
+    head_h = row_h + (getattr(head, "size", 14) + 3) * (max(map(len, head_lines), default=1) - 1)
+    wrapped = [_wrap(measure, cells[1], small, move_w) for cells in data["rows"]]
+    heights = [row_h + line_h * (len(w) - 1) for w in wrapped]
+    body = sum(heights) + (row_h if data["skipped"] else 0)
+    height = pad + 44 + 30 + 16 + head_h + row_h + body + 16 + 40 + pad
     img = Image.new("RGB", (width, height), "white")
     d = ImageDraw.Draw(img)
     ink, grey, mark = (20, 20, 20), (110, 110, 110), (255, 236, 150)
@@ -312,37 +380,35 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     y += 44
     d.text((pad, y), data["subtitle"], font=small, fill=grey)
     y += 30 + 16
-    n_players = len(data["header"]) - 2
-    col_w = 100 if n_players else 0
-    x_turn, x_move = pad, pad + 56
-    x_scores = width - pad - col_w * n_players
-    move_w = max(80, x_scores - x_move - 8)
 
-    def line(cells: list[str], y: int, font, fill=ink) -> None:
+    def line(cells: list[str], y: int, font, fill=ink, *, move: list[str] | None = None) -> None:
         d.text((x_turn, y), cells[0], font=font, fill=fill)
-        d.text((x_move, y), _clip(d, cells[1], font, move_w), font=font, fill=fill)
-        for i, v in enumerate(cells[2:]):
+        for k, text in enumerate(move if move is not None else [_clip(d, cells[1], font, move_w)]):
+            d.text((x_move, y + line_h * k), text, font=font, fill=fill)
+        for i, v in enumerate(cells[2:]):  # a value stays in its column
             right = x_scores + col_w * (i + 1) - 10
-            # a long name takes a smaller font, else is cut: it stays in its column
-            f = next((f for f in (font, small, tiny) if d.textlength(v, font=f) <= col_w - 14), tiny)
-            v = _clip(d, v, f, col_w - 14)
-            w = d.textlength(v, font=f)
-            d.text((right - w, y + (getattr(font, "size", 0) - getattr(f, "size", 0)) // 2), v, font=f, fill=fill)
+            v = _clip(d, v, font, col_w - 14)
+            d.text((right - d.textlength(v, font=font), y), v, font=font, fill=fill)
 
     for i in data["winners"]:
         d.rectangle((x_scores + col_w * i, y - 4, x_scores + col_w * (i + 1) - 2,
-                     y + row_h * (n_rows + 2) + 2), fill=mark)
-    line(data["header"], y, mid)
-    y += row_h
+                     y + head_h + row_h + body + 2), fill=mark)
+    line(data["header"][:2], y, mid)
+    step = getattr(head, "size", 14) + 3
+    for i, name in enumerate(head_lines):  # the names, one size, right-aligned over their scores
+        right = x_scores + col_w * (i + 1) - 10
+        for k, text in enumerate(name):
+            d.text((right - d.textlength(text, font=head), y + step * k + 2), text, font=head, fill=ink)
+    y += head_h
     d.line((pad, y - 4, width - pad, y - 4), fill=ink, width=2)
     if data["skipped"]:
         line(["", f"... {data['skipped']} earlier changes", *[""] * n_players], y, small, grey)
         y += row_h
-    for k, cells in enumerate(data["rows"]):
+    for k, (cells, move, h) in enumerate(zip(data["rows"], wrapped, heights)):
         if k % 2:
-            d.rectangle((pad, y - 3, x_scores - 4, y + row_h - 6), fill=(240, 240, 240))
-        line(cells, y, small)
-        y += row_h
+            d.rectangle((pad, y - 3, x_scores - 4, y + h - 6), fill=(240, 240, 240))
+        line(cells, y, small, move=move)
+        y += h
     d.line((pad, y - 4, width - pad, y - 4), fill=ink, width=2)
     line(data["totals"], y, mid)
     y += row_h + 16

@@ -5,16 +5,20 @@ characters and line breaks removed and its spaces folded, and holds at most
 ``NAME_MAX`` = 12 characters: the longest that fits beside a score on the
 128-pixel screen with the 6-pixel font (21 characters a line: 12 for the
 name, a space and 8 for the figures). Every screen lays out names of that
-length; where a screen has less room it uses ``short_names``, which cuts
-every player's name the same way and keeps them distinct from each other.
+length; where a screen has less room it uses ``short_names``: one rule for
+every screen (only the room differs) that keeps each name's start, keeps
+them distinct, and never adds a digit or a mark.
 
 >>> clean_name("  Ann\\n  Marie ")
 'Ann Marie'
->>> short_names(["Alexandra", "Alexander", "Bob"], 4)
-('Alea', 'Alex', 'Bob')
+>>> short_names(["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Bob"], 9)
+('M-Claire', 'M-Claude', 'Marie-Chl', 'Bob')
+>>> short_names(["Maximilienne", "Maximiliana", "Élodie-Marie"], 8)
+('Maxienne', 'Maximana', 'Élodie-M')
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Sequence
 
@@ -32,41 +36,100 @@ def clean_name(text: str, limit: int = NAME_MAX) -> str:
     return s[:limit].rstrip()
 
 
+_SEPARATORS = " -"
+
+
 def _cut(name: str, n: int) -> str:
-    return name if len(name) <= n else name[:n]
+    """The first ``n`` characters, a trailing space or hyphen dropped ("Élodie-" reads as a typo)."""
+    if len(name) <= n:
+        return name
+    return name[:n].rstrip(_SEPARATORS) or name[:n]
+
+
+def _initials(name: str) -> str:
+    """Every word but the last cut to its initial: "Marie-Claire" -> "M-Claire"."""
+    words = re.split(r"([ -]+)", name)
+    if len(words) < 3:
+        return name
+    return "".join(w[:1] if k % 2 == 0 and k < len(words) - 1 else w for k, w in enumerate(words))
+
+
+def _common(a: str, b: str) -> int:
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def _elide(name: str, others: Sequence[str], width: int, letters: int) -> str:
+    """The start of ``name`` and, at the end, up to ``letters`` letters from where
+    it first differs from every one of ``others`` ("Maximilienne" beside
+    "Maximiliana" in 8: "Maxienne"), ``width`` characters in all."""
+    d = max((_common(name, o) for o in others), default=0)
+    tail = name[d:d + min(letters, width - 1)].rstrip(_SEPARATORS)
+    if not tail:
+        return _cut(name, width)
+    head = name[:width - len(tail)].rstrip(_SEPARATORS) or name[:width - len(tail)]
+    return head + tail
 
 
 def short_names(names: Sequence[str], width: int) -> tuple[str, ...]:
-    """Every name in at most ``width`` characters, the same cut for the same table, and
-    distinct whenever the full names are.
+    """Every name in at most ``width`` characters, the same rule for every
+    screen (only the width differs), recognisable, and distinct whenever the
+    full names are; never a digit or a mark added.
 
-    A name that fits stays whole. A longer one is cut to its first ``width``
-    characters; where two cut names collide, their last character becomes the
-    first character that tells the full names apart (then a seat number).
+    1. A name that fits stays whole.
+    2. A longer one keeps its start: its first ``width`` characters (a
+       trailing space or hyphen dropped).
+    3. Names whose starts collide (with each other or with a whole name) are
+       told apart, the first of these that makes the whole table distinct:
+       a. every word but the last cut to its initial, then cut as in 2.:
+          "Marie-Claire", "Marie-Claude" in 9 -> "M-Claire", "M-Claude";
+       b. a.'s form keeps its start and ends with the letters where it
+          first differs from the others' (up to half the width): "Jean
+          Dupont", "Jean Dupond", "Jean Durand" in 7 -> "J Dupot",
+          "J Dupod", "J Duran";
+       c. the same from the full name: "Maximilienne", "Maximiliana" in 8
+          -> "Maxienne", "Maximana";
+       d. c. with more (then fewer) letters at the end, name by name.
+    Only two identical full names stay identical.
     """
     if width <= 0:
         return tuple("" for _ in names)
     out = [_cut(n, width) for n in names]
-    for _round in range(3):
+    for _round in range(len(names)):
         groups: dict[str, list[int]] = {}
         for i, s in enumerate(out):
             groups.setdefault(s, []).append(i)
-        clashes = [idx for idx in groups.values() if len(idx) > 1]
+        clashes = [idx for idx in groups.values() if len(set(names[i] for i in idx)) > 1]
         if not clashes:
             break
         for idx in clashes:
-            full = [names[i] for i in idx]
-            if len(set(full)) < len(full):
-                continue  # the same full name twice: nothing can tell them apart
-            for i in idx:
-                if len(names[i]) <= width or width < 2:
-                    continue
-                stem = out[i][: width - 1]
-                rest = names[i][width - 1:]
-                taken = {out[j] for j in range(len(out)) if j != i}
-                pick = next((stem + ch for ch in rest if not ch.isspace() and stem + ch not in taken), None)
-                if pick is None:
-                    digit = str(i + 1)
-                    pick = out[i][: width - len(digit)] + digit
-                out[i] = pick
+            cut = [i for i in idx if len(names[i]) > width and out[i] == _cut(names[i], width)]
+            if not cut:
+                cut = [i for i in idx if len(names[i]) > width]
+            if not cut:
+                continue
+            full = {i: names[i] for i in idx}
+            others = {i: [full[j] for j in idx if full[j] != full[i]] for i in cut}
+            short_words = {i: _initials(full[i]) for i in cut}
+            short_others = {i: [_initials(full[j]) for j in idx if full[j] != full[i]] for i in cut}
+            half = max(1, width // 2)
+            tiers = [
+                {i: _cut(short_words[i], width) for i in cut},
+                {i: _elide(short_words[i], short_others[i], width, half) for i in cut},
+                {i: _elide(full[i], others[i], width, half) for i in cut},
+            ]
+            rest = {out[j] for j in range(len(out)) if j not in cut}
+            for tier in tiers:
+                forms = [tier[i] for i in cut]
+                if len(set(forms)) == len(set(full[i] for i in cut)) and not rest & set(forms):
+                    for i in cut:
+                        out[i] = tier[i]
+                    break
+            else:  # d. name by name, any number of letters from the end
+                taken = set(rest)
+                for i in cut:
+                    tries = [_elide(full[i], others[i], width, t) for t in range(half, width)]
+                    tries += [_elide(full[i], others[i], width, t) for t in range(half - 1, 0, -1)]
+                    tries += [full[i][:width - t] + full[i][len(full[i]) - t:] for t in range(1, width)]
+                    out[i] = next((f for f in tries if f not in taken), out[i])
+                    taken.add(out[i])
     return tuple(out)

@@ -159,11 +159,18 @@ def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *,
 
 
 def parse_key_list(text: str) -> list[Key]:
-    """``"down,down,ok,hold-back"`` -> keys; an unknown name raises ValueError naming it."""
+    """``"down,down,ok,hold-back"`` -> keys (spaces separate too); an unknown
+    name, or an empty one (``ok,,ok``, a trailing comma), raises ValueError
+    naming it. An empty text is no key."""
+    if not text.strip():
+        return []
     out = []
-    for name in text.replace(" ", ",").split(","):
-        if name.strip():
-            out.append(Key.parse(name))
+    for k, item in enumerate(text.split(","), 1):
+        names = item.split()
+        if not names:
+            raise ValueError(f"empty key name (key list item {k} of {text!r}); known keys: "
+                             f"{', '.join(key.value for key in Key)}")
+        out += [Key.parse(name) for name in names]
     return out
 
 

@@ -259,7 +259,7 @@ def test_score_sheet_of_a_long_game_keeps_the_last_rows(tally):
 def test_score_sheet_draws_accented_names_and_keeps_long_ones_in_their_column():
     """Pillow's own font has no accented letter: "Chloé" and "Émilie" drew with a box
     for é and É on the sheet. A system font with them is used when there is one; a
-    name too wide for its column takes a smaller font, else is cut with ~."""
+    text too wide for its room is cut with ~ (``_clip``)."""
     font = export._font(20)
     if type(font).__name__ != "FreeTypeFont" or getattr(font, "path", None) is None \
             or not str(font.path).endswith(export.SHEET_FONTS):
@@ -385,3 +385,41 @@ def test_csv_first_column_is_named_by_what_it_counts():
                         ("bottoms_up", {"players": ["Ann", "Bob"]})):
         t = Session.start(j, game, setup, random.Random(1))
         assert export.scores_csv(t.fold, t.setup).split(",")[0] == "turn"
+
+
+QA_NAMES = ["Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår"]
+
+
+def test_score_sheet_wraps_the_move_and_heads_the_columns_in_one_size(monkeypatch):
+    """QA #12: the move column cut "Élodie-Marie turns ~", so the combo turned in
+    was lost; the names over the columns came in different sizes and cut. Now
+    what happened is wrapped whole (up to three lines) and every name is drawn
+    whole, in one size."""
+    from PIL import ImageDraw
+    j = Journal(":memory:", clock=lambda: "2026-05-01T19:30:00.000+00:00")
+    rng = random.Random(5)
+    s = Session.start(j, "undercut", {"players": QA_NAMES, "level": "full"}, rng)
+    while not s.state.is_terminal():
+        s.play(rng.choice(list(s.state.legal_moves())))
+    (summary,) = export.summaries(j)
+    data = export.sheet_lines(summary)
+    moves = [cells[1] for cells in data["rows"]]
+    assert any("turns in" in m for m in moves)  # a combo turned in (U-5)
+    drawn: list[tuple[str, Any]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *a, **kw):
+        drawn.append((text, kw.get("font")))
+        return real(self, xy, text, *a, **kw)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    img = export.score_sheet(summary)
+    texts = [t for t, _ in drawn]
+    assert not any(t.endswith("~") for t in texts)  # nothing cut
+    joined = " ".join(texts)
+    for m in moves:  # each move whole, on the lines that follow each other
+        assert m in joined, m
+    start = texts.index("move") + 1
+    heads = drawn[start:texts.index(data["rows"][0][0], start)]  # the names, up to the first row
+    assert "".join(t for t, _ in heads).replace(" ", "") == "".join(QA_NAMES).replace(" ", "")
+    assert len({f.size for _, f in heads}) == 1  # one size for every name
+    assert img.width == 800

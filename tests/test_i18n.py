@@ -64,6 +64,35 @@ def test_short_names_fit_and_stay_distinct(names, width):
     assert len(set(short)) == len(short)
     assert all(s == n for s, n in zip(short, names) if len(n) <= width)
     assert short == short_names(names, width)  # the same cut every time
+    for s, n in zip(short, names):  # the start kept, nothing added (QA #4: no digit, no mark)
+        assert s[:1] == n[:1] and set(s) <= set(n)
+
+
+@given(st.lists(st.sampled_from(["Marie", "Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne",
+                                 "Maximiliana", "Maximilian", "Anne-Sophie", "Anne-Sophia", "Jean Dupont",
+                                 "Jean Dupond", "Jean Durand", "Élodie-Marie", "Zoë"]),
+                min_size=2, max_size=6, unique=True), st.integers(min_value=1, max_value=12))
+def test_similar_names_stay_distinct_at_every_width(names, width):
+    short = short_names(names, width)
+    assert all(len(s) <= width for s in short)
+    if width >= 4:
+        assert len(set(short)) == len(short), short
+    assert all(s[:1] == n[:1] and set(s) <= set(n) for s, n in zip(short, names))
+
+
+def test_similar_long_names_are_shortened_recognisably():
+    """QA #4: "Marie-1", "Mari->", "MariC" were distinct but nobody's name. The
+    rule keeps each start and the letters that tell the names apart."""
+    qa = ["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana"]
+    assert short_names(qa, 9) == ("M-Claire", "M-Claude", "Marie-Chl", "Maximilie", "Maximilia")
+    assert short_names(qa, 8) == ("M-Claire", "M-Claude", "Marie-Ch", "Maxienne", "Maximana")
+    assert short_names(qa, 7) == ("M-Clair", "M-Claud", "M-Chloé", "Maxienn", "Maxiana")
+    assert short_names(qa, 10) == ("Marie-Clai", "Marie-Clau", "Marie-Chlo", "Maximilien", "Maximilian")
+    assert short_names(["Élodie-Marie", "Zoë"], 7) == ("Élodie", "Zoë")  # no hanging hyphen
+    assert short_names(["Jean Dupont", "Jean Dupond", "Jean Durand"], 7) == ("J Dupot", "J Dupod", "J Duran")
+    assert short_names(["Ann", "Ann"], 2) == ("An", "An")  # identical full names: nothing tells them apart
+    for width in range(3, 13):  # never a digit or a mark, whatever the room
+        assert not any(ch.isdigit() or ch in "~>" for s in short_names(qa, width) for ch in s)
 
 
 def test_the_drawing_layer_counts_what_it_cuts():

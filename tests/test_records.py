@@ -86,3 +86,35 @@ def test_a_bad_setup_is_reported_at_the_header_line_past_comments_and_blanks():
     with pytest.raises(RecordError) as e:
         replay(parse_lines(text))
     assert e.value.line == 3 and "bad setup" in str(e.value)
+
+
+@pytest.mark.parametrize("game, extra", [("undercut", {"level": "score", "start": 0}), ("bag_of_ice", {}),
+                                         ("bottoms_up", {})])
+@pytest.mark.parametrize("bad, code", [("A\nB", "U+000A"), ("B\u0000", "U+0000"), ("C\tD", "U+0009"),
+                                       ("E\u2028F", "U+2028")])
+def test_a_name_with_a_control_character_is_refused_a_long_one_is_not(game, extra, bad, code):
+    """QA #17: the device never lets a name hold a control character or a line
+    break (it would break the one-line scores); a record with one is refused at
+    its header line, saying which. A long name (an outside referee's) is kept."""
+    from companion.records import FORMAT, parse_lines, replay
+
+    def record(players):
+        head = {"format": FORMAT, "version": 1, "game": game, "setup": {"players": players, **extra}}
+        return parse_lines(["# a comment", json.dumps(head)])
+    with pytest.raises(RecordError) as e:
+        replay(record(["Ann", bad, "Cat"]))
+    assert e.value.line == 2 and "bad setup" in str(e.value)
+    assert "player 2's name" in str(e.value) and code in str(e.value) and "control character" in str(e.value)
+    long = "Jean-François Dupont de la Tour"
+    assert replay(record(["Ann", long, "Cat"])).fold.state.players[1] == long
+
+
+def test_replay_command_refuses_a_newline_in_a_name(tmp_path, capsys):
+    from companion.records import FORMAT
+    path = tmp_path / "n.jsonl"
+    head = {"format": FORMAT, "version": 1, "game": "undercut",
+            "setup": {"players": ["A\nB", "B", "C", "D"], "level": "score", "start": 0}}
+    path.write_text(json.dumps(head) + "\n")
+    assert main(["replay", str(path)]) != 0
+    err = capsys.readouterr().err
+    assert ":1: bad setup: player 1's name 'A\\nB' holds a control character (U+000A)" in err

@@ -116,3 +116,18 @@ def test_f7_a_bad_screenshot_path_is_one_line(tmp_path, capsys, name):
                  "--screenshot", str(tmp_path / name)]) != 0
     err = capsys.readouterr().err
     assert "cannot save the screenshot" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("keys", ["ok,,ok", "ok,", ",ok", "ok, ,down"])
+def test_an_empty_key_name_is_refused_like_an_unknown_one(tmp_path, capsys, keys):
+    """QA #17: ``ok,,ok`` pressed two keys silently; an empty name is refused."""
+    assert main(["sim", "--journal", str(tmp_path / "j.db"), "--keys", keys]) == 2
+    err = capsys.readouterr().err
+    assert "empty key name" in err and "hold-back" in err
+    assert not (tmp_path / "j.db").exists() or Journal(str(tmp_path / "j.db")).count() == 0
+
+
+def test_spaces_separate_keys_too(tmp_path):
+    from hardware.sim import parse_key_list
+    assert parse_key_list("down ok, hold-ok release") == [Key.DOWN, Key.OK, Key.HOLD_OK, Key.RELEASE]
+    assert parse_key_list("") == parse_key_list("  ") == []

@@ -166,21 +166,61 @@ def test_neutral_view_is_the_same_whatever_the_colors(tmp_path):
     assert c1[0] != c2[0] and n1 == n2 and h1 != h2
 
 
-def test_hold_ok_on_the_game_shows_the_active_players_color(tmp_path):
-    app = after_opening(tmp_path)
-    plain = app.frame()
-    peek = press(app, "hold-ok")
-    assert peek.tobytes() != plain.tobytes()
-    from companion.ui.draw import Canvas
+def secret_frames(app) -> set[bytes]:
+    """What every seat's secret color looks like on screen (BU-3)."""
     from companion.ui.bottoms_up import draw_secret
-    c = Canvas()
-    draw_secret(c, state(app), 0)
-    assert peek.tobytes() == c.image.tobytes()
-    assert press(app, "release").tobytes() == plain.tobytes()
-    # Physical colors: nothing to show, and a message says why.
-    app = make_app(tmp_path / "phys")
-    press(app, SHORT_PHYSICAL_2 + ",hold-ok")
-    assert isinstance(app.top, Message) and "drawn at the table" in app.top.text
+    from companion.ui.draw import Canvas
+    out = set()
+    for seat in range(state(app).n):
+        c = Canvas()
+        draw_secret(c, state(app), seat)
+        out.add(c.image.tobytes())
+    return out
+
+
+def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
+    """QA #2: a hold of OK (a slow press) on the turn, size, target and choice
+    screens is an OK: the choice is made and no secret color is drawn."""
+    app = after_opening(tmp_path)
+    secrets = secret_frames(app)
+    grid = game_screen(app).grid
+    press(app, "down")  # the turn screen: blue
+    shown = [press(app, "hold-ok"), press(app, "release")]  # the color picked: its sizes
+    from companion.ui.bottoms_up import SizeStage
+    assert isinstance(app.top, SizeStage) and grid.size == Size.SMALL
+    shown += [press(app, "down,hold-ok"), press(app, "release")]  # the medium picked: the target
+    assert isinstance(app.top, TargetPicker) and app.top.piece == P("bM")
+    shown += [press(app, "hold-ok"), press(app, "release")]  # bM on A
+    st = state(app)
+    assert st.pending is not None and st.pending.kind == "blue"  # BU-8: the blue choice
+    shown += [press(app, "down,hold-ok"), press(app, "release")]  # green
+    st = state(app)
+    assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
+    assert isinstance(app.top, Pages)
+    press(app, "ok")
+    press(app, ",".join(place_keys(st, "yM", "B")[:-1]))  # P2: yM on B, a yellow choice
+    shown += [press(app, "hold-ok"), press(app, "release")]
+    st = state(app)
+    assert st.pending is not None and st.pending.kind == "yellow"
+    shown += [press(app, "down,hold-ok"), press(app, "release")]  # gS onto C
+    assert state(app).field_lines() == ["A: gS bM", "B: yM", "C: yM gS", "D: wS"]
+    assert not secrets & {img.tobytes() for img in shown}
+    # The deliberate way stays: the session menu's Secret colors, hold OK.
+    press(app, "ok,back")
+    menu = app.top
+    assert isinstance(menu, Menu)
+    labels = [it.label for it in menu.items]
+    press(app, ",".join(["down"] * labels.index("Secret colors")) + ",ok")
+    assert isinstance(app.top, SecretTour) and app.top.seat == state(app).active
+    assert press(app, "hold-ok").tobytes() in secrets
+    press(app, "release")
+    assert isinstance(app.top, BottomsUpScreen)
+
+
+def test_a_slow_ok_with_colors_drawn_at_the_table_acts_as_ok(tmp_path):
+    app = make_app(tmp_path)
+    press(app, SHORT_PHYSICAL_2 + ",hold-ok,release")  # P1's opening small: red, at once
+    assert state(app).field_lines() == ["A: rS"] and not isinstance(app.top, Message)
 
 
 # ---------------------------------------------------------------- opening and turns (BU-4, BU-5)
@@ -812,3 +852,27 @@ def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13
     fresh = make_app(tmp_path / "opening")
     press(fresh, "ok")
     assert isinstance(fresh.top, BottomsUpScreen)
+
+
+def test_a_stack_destroyed_whole_is_listed_with_its_pieces_BU6_BU8(tmp_path):
+    """QA #14: the result lists a stack the turn took off the field, with the
+    pieces destroyed there, among the changed ones (BU-8 item 5: red on white
+    destroys both; BU-6: they leave the game)."""
+    app = after_opening(tmp_path)  # A: rS, B: gS, C: yS, D: wS
+    st = state(app)
+    press(app, ",".join(place_keys(st, "yM", "A")))  # yellow moves rS: where?
+    st = state(app)
+    assert st.pending is not None and st.pending.kind == "yellow"
+    press(app, ",".join(option_keys(st, "yellow D")))  # onto wS: red on white, both destroyed
+    st = state(app)
+    assert st.field_lines() == ["A: yM", "B: gS", "C: yS"] and len(st.destroyed) == 2
+    top = app.top
+    assert isinstance(top, Pages)
+    assert top.lines[:3] == ["*A: yM", "*D: gone, wS rS", "    destroyed"]
+    assert top.lines[3] == " B: gS  C: yS"
+    i18n.set_language("fr")
+    try:
+        from companion.ui.bottoms_up import gone_lines
+        assert gone_lines({"D": [P("wS"), P("rS")]}) == ["*D : vide, wS rS", "     détruites"]
+    finally:
+        i18n.set_language("en")

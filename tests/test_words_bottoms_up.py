@@ -155,6 +155,8 @@ def play_out(run: Run, seed: int) -> None:
         if step % 5 == 0:
             run.visit_menu("Field view")
         if step % 7 == 0 and st.secret_mode == "device":
+            run.press("back")  # the session menu's Secret colors: hold OK, release (BU-3)
+            assert run.menu_to(i18n._("Secret colors"))
             run.press("hold-ok,release")
         if st.pending is not None and step % 2 == 0:
             run.press("right,ok")  # the turn so far
@@ -212,7 +214,6 @@ def scripts(tmp_path, names) -> list[Run]:
     four.press(OPENING)
     check_mode(four)
     phys = start(tmp_path / "physical", names[:3], PHYSICAL)
-    phys.press("hold-ok,ok")
     play_out(phys, 4)
     return [run, four, phys]
 

@@ -3,9 +3,13 @@ keys, and names its players (a list of distinct, non-blank names in a range
 the rules give). Each game reads its own keys after these."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Iterable
 
 from ..errors import SetupError
+
+# control characters (NUL, tab, newline...), line and paragraph separators, surrogates
+_NOT_IN_NAMES = ("Cc", "Zl", "Zp", "Cs")
 
 
 def read_players(setup: Any, keys: Iterable[str], title: str, lo: int, hi: int, ruling: str,
@@ -22,6 +26,14 @@ def read_players(setup: Any, keys: Iterable[str], title: str, lo: int, hi: int, 
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise SetupError(f"players must be a list of {lo} to {hi} names ({ruling})")
     players = [p.strip() for p in players]
+    for i, name in enumerate(players):
+        # A name is printed on one line (screens, scores, exports): the device never
+        # lets one hold a control character or a line break (names.clean_name).
+        # A long name is accepted: an outside referee's record may use one.
+        bad = next((ch for ch in name if unicodedata.category(ch) in _NOT_IN_NAMES), None)
+        if bad is not None:
+            raise SetupError(f"player {i + 1}'s name {name!r} holds a control character "
+                             f"(U+{ord(bad):04X}): names are printed on one line")
     if not lo <= len(players) <= hi:
         raise SetupError(f"{title} {verb} {lo} to {hi} players, not {len(players)} ({ruling})")
     if len(set(players)) != len(players):

@@ -19,11 +19,13 @@ for, so a new game, Resume and History all land on the right screen:
 * ``over``: the winner (BU-12); OK shows every score with its breakdown (BU-11).
 
 Secret colors drawn by the device (BU-3) are shown by ``SecretTour``: a
-neutral "pass the device to ..." view; hold OK to see, release to hide. Hold
-OK on the game screen shows the active player's color (``SecretPeek``).
+neutral "pass the device to ..." view; hold OK to see, release to hide. It
+opens after the draw and from the session menu's Secret colors, and nowhere
+else: on the turn, size, target and choice screens a hold of OK (a slow press)
+counts as OK, so a color is never shown to the table by accident.
 
 Only the journal decides what the game screen shows: the size stage, a
-peek and the pickers are screens of their own, so a resumed session (after a
+secret tour and the pickers are screens of their own, so a resumed session (after a
 power cut) shows the very same game screen.
 
 The session menu (BACK) adds Field view, Check mode (BU-13, in
@@ -115,16 +117,18 @@ def stack_lines(label: str, pieces: Sequence[Piece], *, mark: str = "", width: i
 
 
 def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozenset(),
-                *, marks: bool = False) -> list[str]:
+                *, marks: bool = False, gone: Sequence[str] = ()) -> list[str]:
     """The field for a pager, in label order; with ``marks`` the changed
-    groups come first, each on its own line(s) marked ``*``. Other groups
-    share lines when they fit (``B: wS  D: yS gM``)."""
+    groups come first, each on its own line(s) marked ``*``, then the
+    ``gone`` lines (stacks taken off, ``gone_lines``). Other groups share
+    lines when they fit (``B: wS  D: yS gM``)."""
     groups = st.field_groups()
     out: list[str] = []
     if marks:
         for g in groups:
             if g.label in changed:
                 out += stack_lines(g.label, g.pieces, mark="*")
+        out += gone
     lead = " " if marks else ""
     packed = ""
     for g in groups:
@@ -569,6 +573,41 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
     return lines, changed & live
 
 
+def removed_stacks(session: Session, start: int, end: int | None = None) -> dict[str, list[Piece]]:
+    """The stacks that moves ``start..end`` took off the field, each with the
+    pieces destroyed there (BU-6, BU-8 item 5: red on white destroys both), so
+    the result names what the table must take off."""
+    f = session.fold
+    end = len(f.moves) if end is None else end
+    had = {g.label for g in state_as(BottomsUpState, f.states[start]).groups}
+    destroyed: dict[str, list[Piece]] = {}
+    for i in range(start, end):
+        after = state_as(BottomsUpState, f.states[i + 1])
+        had |= set(after.last_changed)
+        for step in after.last_steps:
+            if step.kind == StepKind.DESTROY:  # args: (why, piece, ...)
+                destroyed.setdefault(step.label, []).append(Piece.parse(str(step.args[1])))
+    live = {g.label for g in state_as(BottomsUpState, f.states[end]).groups}
+    return {label: destroyed.get(label, []) for label in sorted(had - live, key=lambda x: (len(x), x))}
+
+
+def gone_lines(gone: dict[str, list[Piece]]) -> list[str]:
+    """``*B: gone, wS rS destroyed``: a stack the turn took off, marked as changed."""
+    out = []
+    for label, pieces in gone.items():
+        if pieces:
+            text = ngettext("{label}: gone, {pieces} destroyed", "{label}: gone, {pieces} destroyed",
+                            len(pieces)).format(label=label, pieces=" ".join(map(str, pieces)))
+        else:  # its pieces moved away (BU-8 yellow)
+            text = _("{label}: gone, its pieces moved").format(label=label)
+        first, *rest = wrap(text, LINE_CHARS - 1)
+        out.append("*" + first)  # continuation lines under the first piece, as a stack's
+        if rest:
+            indent = " " * (first.find(":") + 3)  # "*B: " (French "*B : ")
+            out += [indent + w for w in wrap(" ".join(rest), LINE_CHARS - len(indent))]
+    return out
+
+
 class Pages(Report):
     """Pre-formatted lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
     page; OK closes it (and calls ``then``), BACK closes it."""
@@ -634,7 +673,7 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     else:
         template = _("{name}: {piece} on {target}") if m.target else _("{name}: {piece}")
     title = named(template, before.players, before.active, title_room(right), piece=m.piece, target=m.target)
-    out = field_lines(st, changed, marks=True)
+    out = field_lines(st, changed, marks=True, gone=gone_lines(removed_stacks(session, start, end)))
     out.append(_("steps so far:") if so_far else _("steps:"))
     out += log_lines(lines)
     return Pages(title, out, right=right)
@@ -718,6 +757,8 @@ class TargetPicker(Menu):
 
     def on_key(self, key: Key, app: "App") -> None:
         items = self.items
+        if key == Key.HOLD_OK:  # a slow OK is an OK (BU-3: it never shows a secret color)
+            key = Key.OK
         if key in (Key.LEFT, Key.RIGHT) and items:
             self.index = (self.index + (1 if key == Key.RIGHT else -1)) % len(items)
             key = Key.OK
@@ -1052,13 +1093,9 @@ class BottomsUpScreen(SessionScreen):
         rows = self.sync()
         kind = self.decision().kind
         if key == Key.HOLD_OK:
-            if st.secret_mode == "device" and kind != Kind.OVER:
-                app.push(SecretPeek(self.session))
-            elif kind != Kind.OVER:
-                # BU-3: drawn at the table
-                app.message(_("The secret colors were drawn at the table: they are entered at the end."),
-                            title=_("Secret colors"))
-            return
+            # BU-3: a slow OK is an OK. A secret color is shown only where a player
+            # asks for it (the session menu's Secret colors), never by a long press.
+            key = Key.OK
         if kind == Kind.OVER:
             if key in (Key.OK, Key.LEFT, Key.RIGHT):
                 app.push(scores_screen(st))
@@ -1098,25 +1135,12 @@ class SizeStage(Screen):
 
     def on_key(self, key: Key, app: "App") -> None:
         grid = self.grid
-        if key in (Key.HOLD_BACK, Key.HOLD_OK, Key.RELEASE):
+        if key == Key.HOLD_OK:  # a slow OK is an OK (BU-3: it never shows a secret color)
+            key = Key.OK
+        if key in (Key.HOLD_BACK, Key.RELEASE):
             return
         picked = grid.key(key)
         if grid.size is None:
             app.pop()
         if isinstance(picked, Piece):
             self.on_pick(app, picked)
-
-
-class SecretPeek(Screen):
-    """Hold OK on the game screen: the active player's color until released."""
-
-    def __init__(self, session: Session):
-        self.session = session
-        self.seat = state_as(BottomsUpState, session.state).active
-        self.title = _("Secret color")
-
-    def render(self, c: Canvas) -> None:
-        draw_secret(c, state_as(BottomsUpState, self.session.state), self.seat)
-
-    def on_key(self, key: Key, app: "App") -> None:
-        app.pop()  # RELEASE (or any key) hides it

@@ -1,0 +1,51 @@
+"""QA #4: similar long names on the game screens, shortened by one rule
+(names.short_names) into forms the table recognises: never a digit, an
+arrow or a lone letter from the middle standing in for a name."""
+from __future__ import annotations
+
+import re
+
+from companion.config import Settings
+from companion.io import Key
+from companion.ui import draw
+
+from .screens_util import make_app
+
+QA = ("Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana")
+
+
+def drawn(app, keys: str) -> list[str]:
+    """Every text drawn while ``keys`` are pressed, one after the other."""
+    texts: list[str] = []
+    old, draw.DRAWN = draw.DRAWN, texts
+    try:
+        for name in filter(None, keys.split(",")):
+            app.handle(Key.parse(name))
+            app.frame()
+    finally:
+        draw.DRAWN = old
+    return texts
+
+
+def name_words(texts: list[str]) -> set[str]:
+    return {w for t in texts for w in re.findall(r"\S+", t) if w[:1] == "M"}
+
+
+def test_bag_of_ice_turns_name_each_player_recognisably(tmp_path):
+    app = make_app(tmp_path, settings=Settings(players=QA))
+    # New game, Bag of Ice, 3 players (the roster's first three), start; the turns
+    texts = drawn(app, "ok,down,ok,ok,ok,ok,ok,down,ok,ok,down,ok,ok")
+    words = name_words(texts)
+    assert {"M-Clair", "M-Claud"} <= words  # the turn screen, large (7 letters)
+    assert {"M-Claire", "M-Claude", "Marie-Chl"} <= words  # the roll-off (9)
+    assert words <= set(QA) | {"M-Clair", "M-Claud", "M-Chloé", "M-Claire", "M-Claude", "Marie-Chl"}
+    assert not any(re.search(r"Marie-?\d|Mari->|MariC\b", t) for t in texts)
+
+
+def test_undercut_scores_name_each_player_recognisably(tmp_path):
+    app = make_app(tmp_path, settings=Settings(players=QA))
+    # New game, Undercut, 5 players, full table, the setup draws; the score screen
+    texts = drawn(app, "ok,ok,up,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,right")
+    words = name_words(texts)
+    assert {"M-Clai", "M-Clau", "M-Chlo", "Maxenn", "Maxana"} <= words
+    assert not words & {"MarieC", "Mariel", "Marie-", "Maximl", "Maximi"}
