@@ -63,14 +63,15 @@ class Loop:
         self.last_display_error = ""
         app.background = self.in_background
 
-    def in_background(self, job: Callable[[], None]) -> None:
-        """Run ``job`` on a worker thread, then redraw on the loop's thread (a press is
-        never delayed by it). The job must only fill caches: the app stays this thread's."""
+    def in_background(self, job: Callable[[], None], then: Callable[[Any], Any] | None = None) -> None:
+        """Run ``job`` on a worker thread, then ``then(app)`` (if given) and a redraw on
+        the loop's thread (a press is never delayed by it). The job must only fill
+        caches: the app stays this thread's."""
         def work() -> None:
             try:
                 job()
             finally:
-                self.inputs.put(Call(lambda app: None))
+                self.inputs.put(Call(then or (lambda app: None)))
         threading.Thread(target=work, name="companion-prepare", daemon=True).start()
 
     def show(self) -> None:

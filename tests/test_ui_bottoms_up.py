@@ -784,8 +784,8 @@ def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, m
     assert CLIPS.count == 0, CLIPS.examples
     press(app, "ok")  # what next: the same three ways on
     assert app.top.title == _("Check: not found")
-    assert [it.label for it in app.top.items] == [_("Edit the field"), _("Resolve step by step"),
-                                                  _("Record legal result")]
+    assert [it.label for it in app.top.items] == [_("Search longer"), _("Edit the field"),
+                                                  _("Resolve step by step"), _("Record legal result")]
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])
@@ -876,3 +876,51 @@ def test_a_stack_destroyed_whole_is_listed_with_its_pieces_BU6_BU8(tmp_path):
         assert gone_lines({"D": [P("wS"), P("rS")]}) == ["*D : vide, wS rS", "     détruites"]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_search_longer_after_not_found_answers_with_ten_times_the_budget(tmp_path, monkeypatch, lang):
+    """Issue 15: a search that ran out is no verdict, so the table may ask for a
+    longer one: "Search longer" checks again with ten times the budget, off the
+    press path (here, with no loop, at once) and its verdict replaces the
+    waiting screen. The claim: a 12-choice cascade of random legal choices,
+    not found on 40 positions, found within 3,000."""
+    import companion.ui.bottoms_up_check as ui_check
+    from companion.games.bottoms_up import parse_bu_move, position as bu_position
+    real = ui_check.check
+    budgets = []
+
+    def counted(*args, max_positions=40, **kw):  # the first check on a small budget
+        budgets.append(max_positions)
+        return real(*args, max_positions=max_positions, **kw)
+
+    monkeypatch.setattr(ui_check, "check", counted)
+    app = after_opening(tmp_path)
+    i18n.set_language(lang)
+    CLIPS.reset()
+    _ = i18n._
+    before = bu_position({"players": ["P1", "P2", "P3", "P4"]}, ["yS", "rS", "bS", "bM", "wS", "wM", "yM"])
+    field = ui_check.TableField(before, parse_bu_move("place yL on A"), lambda *a: None, lambda *a: None)
+    field.groups = [(label, [Piece.parse(x) for x in st.split()]) for label, st in
+                    zip("ABCDEF", ["wM", "rS", "yM", "yS", "yS rM", "kL bS"])]
+    app.push(field)
+    field.run_check(app)
+    assert app.top.title == _("Check: not found")
+    for _k in range(20):  # the verdict's pages, then what next
+        if isinstance(app.top, Menu):
+            break
+        press(app, "ok")
+    assert [it.label for it in app.top.items][0] == _("Search longer")
+    press(app, "ok")
+    assert budgets == [40, ui_check.LONGER_POSITIONS]
+    top = app.top
+    assert isinstance(top, Pages) and top.title == _("Check: right") and top.banner == _("RIGHT")
+    app.frame()
+    assert CLIPS.count == 0, CLIPS.examples
+    # while it searches (with a loop, on a worker thread) the table sees what it waits for
+    wait = ui_check.Searching(field)
+    app.push(wait)
+    app.frame()
+    assert CLIPS.count == 0, CLIPS.examples
+    press(app, "back")
+    assert app.top is top

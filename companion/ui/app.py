@@ -35,7 +35,7 @@ class App:
         # Slow preparation a screen asks for (a Bag of Ice turn solved for the win): the app
         # loop runs it on a worker thread after the frame and redraws; without a loop
         # (headless, tests) it runs at once.
-        self.background: Callable[[Callable[[], None]], None] | None = None
+        self.background: Callable[[Callable[[], None], Callable[["App"], Any] | None], None] | None = None
         seed = self.settings.seed_value()
         self.rng = rng or random.Random(seed)
         self.stack: list[Screen] = []
@@ -139,12 +139,15 @@ class App:
             if hook is not None:
                 hook()
 
-    def prepare(self, job: Callable[[], None]) -> None:
-        """Run ``job`` (pure work that fills a cache) off the press path when a loop is there."""
+    def prepare(self, job: Callable[[], None], then: Callable[["App"], Any] | None = None) -> None:
+        """Run ``job`` (pure work that fills a cache) off the press path when a loop is there,
+        then ``then(app)`` on the app's own thread (at once when there is no loop)."""
         if self.background is None:
             job()
+            if then is not None:
+                then(self)
         else:
-            self.background(job)
+            self.background(job, then)
 
     def save_settings(self, settings: Settings) -> None:
         self.settings = settings
