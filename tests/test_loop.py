@@ -165,6 +165,27 @@ def test_slow_preparation_runs_off_the_loop_thread_and_then_redraws(tmp_path):
     assert where == ["companion-prepare"]
 
 
+def test_a_preparation_s_then_runs_on_the_loop_thread_after_the_job(tmp_path):
+    # issue 15: "Search longer" searches on a worker thread; its verdict is pushed by the loop's thread
+    app = make_app(tmp_path)
+    q = queue.Queue()
+    loop = Loop(app, TerminalDisplay(io.StringIO()), q, idle_blank_s=0, tick_s=0.05)
+    seen = []
+    done = threading.Event()
+
+    def then(a):
+        seen.append(("then", threading.current_thread().name, a is app))
+        done.set()
+
+    t = threading.Thread(target=loop.run, name="loop")
+    t.start()
+    q.put(Call(lambda a: a.prepare(lambda: seen.append(("job", threading.current_thread().name, None)), then)))
+    assert done.wait(5)
+    q.put(STOP)
+    t.join(timeout=10)
+    assert seen == [("job", "companion-prepare", None), ("then", "loop", True)]
+
+
 def test_an_idle_device_checkpoints_the_journal(tmp_path):
     """issue 14, F10: after a minute without a press, journal.db alone holds every event."""
     import os
