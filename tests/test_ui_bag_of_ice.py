@@ -635,3 +635,51 @@ def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_p
     third = make_app(tmp_path, settings=NAMES)
     press(third, "ok")  # after an undo, a resume shows the position alone (no older page)
     assert isinstance(third.top, BagOfIceScreen) and state(third) == state(again)
+
+
+def test_the_cursor_starts_on_bank_when_banking_wins_B6_B9(tmp_path):
+    """QA #11: when banking now reaches the target (B-6; B-9's hint is "bank")
+    the cursor starts on Bank, so the habitual single OK banks the win; DOWN
+    keeps it there (DOWN, OK banks as on any turn); below the target it starts
+    on Roll & draw."""
+    app = make_app(tmp_path, settings=NAMES)
+    press(app, PHYSICAL_30)
+    for face, piece in EXAMPLE[:5]:
+        draw(app, face, piece)
+    assert state(app).turn_score() == 25 and game_screen(app).index == 0  # 25 < 30: Roll & draw
+    for face, piece in EXAMPLE[5:]:
+        draw(app, face, piece)
+        if state(app).turn_score() >= 30:
+            break
+    st = state(app)
+    assert st.turn_score() >= 30 and advice_for(st).hint == "bank"
+    screen = game_screen(app)
+    assert screen.rows()[screen.index].label.startswith("Bank") and screen.index == 1
+    press(app, "down")
+    assert screen.index == 1
+    press(app, "up")
+    assert screen.index == 0  # Roll & draw is still there, one press up
+    press(app, "down")
+    assert screen.index == 1
+    press(app, "ok")
+    assert moves(app)[-1] == "bank" and state(app).winner == 0 and state(app).totals[0] == st.turn_score()
+
+
+def test_one_ok_banks_a_win_in_a_virtual_game_B6(tmp_path):
+    """Virtual die and bag, target 30: on the first turn whose bank reaches it, OK banks."""
+    app = make_app(tmp_path, seed=2, settings=NAMES)
+    press(app, "ok,down,ok,ok,ok,down,left,left,left,up,ok")  # target 30, virtual, roll-off
+    for _ in range(400):
+        if not isinstance(app.top, BagOfIceScreen):
+            press(app, "ok")
+            continue
+        st = state(app)
+        if st.phase == "over":
+            break
+        if st.phase == "decide" and st.drawn and st.totals[st.active] + st.turn_score() >= st.target:
+            assert game_screen(app).index == 1
+            press(app, "down,ok")  # DOWN stays on Bank
+            assert moves(app)[-1] == "bank" and state(app).phase == "over"
+            return
+        press(app, "ok")
+    raise AssertionError("no winning bank reached")

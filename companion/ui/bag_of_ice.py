@@ -9,7 +9,8 @@ asks for, so a new game, Resume and History all land on the right screen:
   hint (B-9; "bank" when banking reaches the target), then "Roll & draw"
   (OK, one press; its line shows the expected final turn score under the
   best policy, or the chance to win, B-10) and "Bank" (DOWN OK; its line
-  shows the new total);
+  shows the new total). When banking wins the game (B-6) the cursor starts
+  on Bank and DOWN keeps it there: OK and DOWN OK both bank the win;
 * ``size``: a two-size face: each size with its bust chance and expected
   final turn score (B-4, B-9);
 * physical die and bag (B-8): ``roll`` asks the face rolled, ``draw`` the
@@ -658,11 +659,24 @@ class BagOfIceScreen(SessionScreen):
             rows.append(Item(_("Device picks"), lambda a: self.do(a, pick_chance(self.state, self.session.rng))))
         return rows
 
+    def winning_bank_row(self) -> int:
+        """The row of Bank when banking reaches the target now (B-6), else 0."""
+        st: BagOfIceState = self.state
+        if st.phase != Phase.DECIDE or st.active is None:
+            return 0
+        options = self.decision().options
+        bank = next((i for i, o in enumerate(options) if isinstance(o.move, Bank)), None)
+        if bank is None or st.totals[st.active] + self.advice().bank_score < st.target:
+            return 0
+        return bank
+
     def sync(self) -> list[Item]:
         """The rows of the position; the cursor goes back to the first row
-        (Roll & draw, the smaller size...) whenever the position changes."""
+        (Roll & draw, the smaller size...) whenever the position changes; on
+        Bank when banking now wins the game (B-6, where B-9's hint is "bank"):
+        the habitual single OK must not roll a win away (QA #11)."""
         rows = self.rows()
-        self.list.sync(self.state, rows)
+        self.list.sync(self.state, rows, default=self.winning_bank_row())
         self._seen = self.state  # what after_undo compares with (B-3)
         return rows
 
@@ -841,5 +855,7 @@ class BagOfIceScreen(SessionScreen):
         elif st.is_terminal():
             if key == Key.OK:
                 app.push(ScoreScreen(self.session))
+        elif key == Key.DOWN and 0 < self.winning_bank_row() == self.index:
+            pass  # DOWN keeps the cursor on a winning Bank: the DOWN, OK habit still banks (QA #11)
         else:
             self.list.key(key, rows, app)
