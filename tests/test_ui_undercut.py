@@ -101,7 +101,7 @@ def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     press(app, "ok,ok")  # P2, P3 done
     st = state(app)
     assert st.phase == "auction" and st.scores() == (9, 0, 0)
-    press(app, "ok")  # "who passed?": the cursor is on the start player, P1 (U-11: +1)
+    press(app, "ok")  # "who passed?": the cursor is on the first seat, P1 (U-11: +1)
     assert isinstance(app.top, Report) and app.top.title == "End triggered"
     assert any(w.startswith("U-12:") for w in game_screen(app).why_lines())  # the id is on the Why page
     st = state(app)
@@ -511,3 +511,27 @@ def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path)
     press(again, ",".join(["down"] * [it.label for it in again.top.items].index("Leave (kept)") + ["ok"]))
     press(again, "ok")
     assert isinstance(again.top, UndercutScreen)  # seen here already: not shown twice
+
+
+def test_who_passed_starts_on_the_first_seat_every_round_U11(tmp_path):
+    """QA #13: from the second round the cursor sat on the last passer (the new
+    start player), so DOWN counted from a different seat each round and a pass
+    went silently to the wrong player. The list is in seat order; the cursor
+    starts on its first seat every round."""
+    from companion.ui.common import Report as Page
+    app = make_app(tmp_path)
+    press(app, SHEET_3)
+    press(app, "ok,ok,ok")  # the first scoring phase: everyone done
+    screen = game_screen(app)
+    assert state(app).phase == "auction" and screen.index == 0
+    press(app, "down,down,ok")  # P3 passed: +1, P3 starts the next round (U-11)
+    while isinstance(app.top, (Page, Report, Message)):
+        press(app, "ok")
+    assert state(app).scores() == (0, 0, 1) and state(app).start == 2
+    press(app, "ok,ok,ok")  # the scoring phase: everyone done
+    assert state(app).phase == "auction"
+    assert game_screen(app).index == 0  # P1, not P3 the last passer
+    assert game_screen(app).rows()[0].label.startswith("P1")
+    press(app, "down,ok")  # one DOWN: P2, as in the first round
+    assert state(app).scores() == (0, 1, 1)
+

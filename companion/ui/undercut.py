@@ -579,8 +579,8 @@ class UndercutScreen(SessionScreen):
         if d.kind == Kind.BID:
             missing = stacks_left_without_bid(st)
             return missing[0] if missing else len(rows) - 1
-        if d.kind == Kind.WHO_PASSED:
-            return st.start or 0
+        if d.kind == Kind.WHO_PASSED:  # U-11: the list in seat order, the cursor on its first seat
+            return 0  # every round alike: k DOWNs name seat k + 1 (not the last passer, QA #13)
         if d.kind == Kind.TAKE:
             return next((i for i, o in enumerate(d.options) if isinstance(o.move, Take) and sorted(o.move.mix) == sorted("LMS")), 0)
         return 0
