@@ -21,7 +21,7 @@ from .screens_util import assert_matches_reference, make_app, press
 P = Piece.parse
 
 # From a fresh main menu: New game, Undercut, 3 players, names as they are,
-# then the options (rows: Start game, Level, Bag, Start).
+# then the options (rows: Start game, Level, Bag (full table only), Start).
 SHEET_3 = "ok,ok,down,ok,ok,down,ok,up,ok"              # level: score sheet
 FULL_3_PHYSICAL = "ok,ok,down,ok,ok,down,down,ok,up,up,ok"  # full table, physical bag (U-15)
 FULL_4_VIRTUAL = "ok,ok,ok,ok,ok"                       # the defaults: 4 players, full, virtual
@@ -535,3 +535,28 @@ def test_who_passed_starts_on_the_first_seat_every_round_U11(tmp_path):
     press(app, "down,ok")  # one DOWN: P2, as in the first round
     assert state(app).scores() == (0, 1, 1)
 
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bag_option_is_offered_at_the_full_table_only_U14_U15(tmp_path, language):
+    """QA #18: at the score-sheet level the device never draws nor checks a
+    piece (U-14), so the virtual/physical bag (U-15) changes nothing there: the
+    row is hidden, and comes back with the full table."""
+    from companion.i18n import _, set_language
+    app = make_app(tmp_path)
+    set_language(language)
+    try:
+        press(app, "ok,ok,down,ok,ok")  # New game, Undercut, 3 players, names: the options
+        labels = [it.label for it in app.top.items]
+        assert labels == [_("Start game"), _("Level"), _("Bag"), _("Starts")]
+        press(app, "down,ok")  # Level: score sheet
+        assert [it.label for it in app.top.items] == [_("Start game"), _("Level"), _("Starts")]
+        press(app, "down,right")  # the row under Level is now Starts: RIGHT picks P2
+        assert app.top.items[2].right == "P2"
+        press(app, "up,ok")  # Level: full table again, the bag is back
+        assert [it.label for it in app.top.items][2] == _("Bag")
+        press(app, "ok,up,ok")  # score sheet again; Start game
+        st = state(app)
+        assert st.level == "score" and st.start == 1
+        assert "bag" not in game_screen(app).session.setup
+    finally:
+        set_language("en")

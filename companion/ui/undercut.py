@@ -154,7 +154,9 @@ def options_screen(names: list[str]) -> Screen:
     shown = short_names(names, right)
     opts = [
         Option("level", _("Level"), [(_("full table"), "full"), (_("score sheet"), "score")]),
-        Option("bag", _("Bag"), [(_("virtual"), "virtual"), (_("physical"), "physical")]),
+        # U-14, U-15: at the score-sheet level the device never draws nor checks a piece
+        Option("bag", _("Bag"), [(_("virtual"), "virtual"), (_("physical"), "physical")],
+               when=lambda v: v["level"] == "full"),
         Option("start", start, [(s, i) for i, s in enumerate(shown)] + [(_("random"), "random")]),
     ]
     return ours(OptionsSetup(_("Undercut: options"), opts, lambda app, v: start_game(app, names, v),
@@ -164,7 +166,7 @@ def options_screen(names: list[str]) -> Screen:
 def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     setup: dict[str, Any] = {"players": list(names), "level": values["level"], "start": values["start"]}
     if values["level"] == "full":
-        setup["bag"] = values["bag"]
+        setup["bag"] = values.get("bag", "virtual")
     session = app.start_session(GAME, setup)
     app.home()
     screen = UndercutScreen(session)
