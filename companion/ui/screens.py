@@ -383,6 +383,9 @@ class SettingsMenu(Menu):
         super().__init__(_("Settings"), self._items)
         self._app: "App | None" = None
 
+    def heading(self) -> tuple[str, str]:
+        return _("Settings"), self.right  # in the language of the moment: Language switches it here
+
     def on_show(self, app: "App") -> None:
         self._app = app
 
