@@ -326,3 +326,36 @@ def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
     line = i18n._("{name} takes back the marker and {pieces}.").format(
         name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
     assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
+
+
+QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
+    """QA #9: the French picker dropped the bidder's name and, once a piece was
+    added, the "Mise :" prefix. Both languages carry the same facts: the value to
+    beat, who holds it, and "Bid:" before this bid's value; shorter words first."""
+    from companion.i18n import _, set_language
+    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    set_language(language)
+    try:
+        # 4 players, full table, virtual: Élodie-Marie bids a small on A, Maximilienne opens A
+        press(app, ",".join(["ok"] * 15 + ["down", "ok", "ok", "up", "ok"]))
+        picker = app.top
+        assert isinstance(picker, BidPicker) and picker.state.bids[0][0] == 0
+        CLIPS.reset()
+        draw.DRAWN = []
+        app.frame()
+        beat = " ".join(draw.DRAWN[2:4])  # under the title and its verdict
+        assert beat.startswith(_("To beat: {value}").format(value="")[:-1])
+        assert "(Élodie-Marie)" in beat  # the whole name: the value says it in shorter words
+        press(app, "down,down,down,ok")  # add a medium: this bid is 3 pips, 1 piece
+        draw.DRAWN = []
+        app.frame()
+        bid_row = next(t for t in draw.DRAWN if t.startswith(_("Bid: {value}").format(value="")))
+        assert bid_row == {"en": "Bid: 3 pips, 1 piece", "fr": "Mise : 3 enc., 1 pce"}[language]
+        assert CLIPS.count == 0, CLIPS.examples
+    finally:
+        draw.DRAWN = None
+        set_language("en")
