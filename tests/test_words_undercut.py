@@ -359,3 +359,48 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
     finally:
         draw.DRAWN = None
         set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_stacks_from_the_tray_are_in_words_U7(tmp_path, language):
+    """QA #10: with the virtual bag the stacks to take from the tray were piece
+    codes ("A: rL rM kS"); README promises words. Each stack is a large, a medium
+    and a small (U-7): a line names the sizes in order, each stack's line its colors."""
+    from companion.i18n import _, set_language
+    from companion.pieces import Size
+    from companion.ui.words import piece_color_word, piece_size_word
+    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    set_language(language)
+    try:
+        press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
+        for _i in range(40):
+            if isinstance(app.top, Report) and app.top.title == _("Stacks from the tray"):
+                break
+            press(app, "ok")
+        else:
+            raise AssertionError("no stacks page")
+        st = game_screen_state(app)
+        CLIPS.reset()
+        app.frame()
+        lines = app.top.lines
+        assert lines[0] == "/".join(piece_size_word(z) for z in (Size.LARGE, Size.MEDIUM, Size.SMALL))
+        assert len(lines) == 5 and len(st.stacks) == 4  # one page: no extra press
+        for k, (line, stack) in enumerate(zip(lines[1:], st.stacks)):
+            colors = [piece_color_word(p.color) for p in sorted(stack, key=lambda p: -p.size.pips)]
+            assert line == "ABCD"[k] + ": " + "/".join(colors)
+            assert not re.search(r"\b[a-z][SML]\b", line)  # no piece code
+        assert CLIPS.count == 0
+    finally:
+        set_language("en")
+
+
+def game_screen_state(app):
+    return next(s for s in reversed(app.stack) if isinstance(s, UndercutScreen)).session.state
+
+
+def test_a_stack_short_of_a_size_names_each_piece_U7():
+    from companion.pieces import Piece
+    from companion.ui.undercut import stack_lines
+    P = Piece.parse
+    assert stack_lines([[P("rL"), P("kS")], [P("yL"), P("yM"), P("gS")]]) == [
+        "A: large red", "   small black", "B: large yellow", "   medium yellow", "   small green"]

@@ -313,9 +313,29 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
     only_one_move()
     if stacks_drawn and virtual:  # U-7
         last = steps[-1].after
-        lines = [f"{STACK_NAMES[k]}: {pcs(st)}" for k, st in enumerate(last.stacks)]
-        pages.append((_("Stacks from the tray"), lines or [_("No stack: the bag is empty.")]))
+        pages.append((_("Stacks from the tray"), stack_lines(last.stacks) or [_("No stack: the bag is empty.")]))
     return pages
+
+
+def stack_lines(stacks) -> list[str]:
+    """The stacks the table takes from the tray (virtual bag, U-7), in words (QA #10).
+    Each stack is a large, a medium and a small: a first line names the sizes in
+    that order and each stack's line its colors ("large/medium/small",
+    "A: red/red/black"), on one page. Where a stack lacks a size (the bag ran
+    out of it) or a line would not fit, each piece is named in full, a line each."""
+    order = (Size.LARGE, Size.MEDIUM, Size.SMALL)
+    head = "/".join(piece_size_word(z) for z in order)
+    rows = [f"{STACK_NAMES[k]}: " + "/".join(piece_color_word(p.color) for p in canon(stack))
+            for k, stack in enumerate(stacks)]
+    whole = all(tuple(p.size for p in canon(stack)) == order for stack in stacks)
+    if stacks and whole and all(len(t) <= LINE for t in [head, *rows]):
+        return [head, *rows]
+    lines: list[str] = []
+    for k, stack in enumerate(stacks):
+        lead = f"{STACK_NAMES[k]}: "
+        for i, p in enumerate(canon(stack)):
+            lines.append((lead if i == 0 else " " * len(lead)) + piece_words(p))
+    return lines
 
 
 def forced_line(b: UndercutState, m: Move) -> str:
