@@ -683,3 +683,33 @@ def test_one_ok_banks_a_win_in_a_virtual_game_B6(tmp_path):
             return
         press(app, "ok")
     raise AssertionError("no winning bank reached")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bust_screen_shows_12_character_names_whole_B4(tmp_path, language):
+    """QA #6: in French "Élodie-Marie pioche rS" and "suivant : Maximilienne" were
+    one letter too long and lost a letter. The whole names fit: what busted takes
+    two lines under a lower band where one is too short."""
+    from companion import i18n
+    from companion.ui import draw as drawing
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path, settings=Settings(players=("Élodie-Marie", "Maximilienne", "Zoë")))
+    press(app, PHYSICAL_ANN)  # physical, the first name starts
+    i18n.set_language(language)
+    try:
+        draw(app, "M", "gM")
+        draw(app, "S/L", "rL")
+        assert isinstance(app.top, BustScreen)
+        CLIPS.reset()
+        drawing.DRAWN = []
+        app.frame()
+        text = list(drawing.DRAWN)
+        assert CLIPS.count == 0, CLIPS.examples
+        if language == "en":
+            assert "Élodie-Marie drew rL" in text and "next: Maximilienne" in text
+        else:
+            assert "Élodie-Marie" in text and "pioche rL" in text and "puis : Maximilienne" in text
+            assert "2 points perdus" in text
+    finally:
+        drawing.DRAWN = None
+        i18n.set_language("en")

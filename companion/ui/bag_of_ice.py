@@ -331,22 +331,40 @@ class BustScreen(Screen):
         self.lost = before.turn_score()
         self.next = after.active
 
-    def render(self, c: Canvas) -> None:
-        c.d.rectangle((0, 0, WIDTH - 1, 33), fill=1)
-        word = _("BUST!")
-        scale = 3 if len(word) * CHAR_W * 3 <= WIDTH else 2
-        w = len(word) * CHAR_W * scale
-        c.big(max(0, (WIDTH - w) // 2), 3 if scale == 3 else 7, word, scale, invert=True)
+    def lines(self) -> tuple[int, list[str]]:
+        """The band's height and the lines under it: what busted, the points lost,
+        who is next, with the whole names (QA #6). Where "what busted" does not
+        fit one line with the whole name (French: "Élodie-Marie pioche rS"), it
+        takes two under a lower band; a name is shortened alike (``titled``)
+        only where neither fits."""
         r, st = self.result, self.before
         if r.bust_on == "broken":  # B-8
-            why = titled(_("{name}: rule broken"), st, r.seat)
+            template = _("{name}: rule broken")
         else:  # B-4
-            why = titled(_("{name} drew {piece}").format(piece=r.bust_on, name="{name}"), st, r.seat)
+            template = _("{name} drew {piece}").format(piece=r.bust_on, name="{name}")
         lost = (ngettext("{n} point lost", "{n} points lost", self.lost).format(n=self.lost)
                 if self.lost else _("the turn scores 0"))
-        nxt = titled(_("next: {name}"), st, self.next)
-        for i, line in enumerate([why, lost, nxt]):
-            c.text(1, 34 + i * LINE_H, first_fit(line))
+        nxt = _("next: {name}").replace("{name}", name_of(st, self.next))
+        if len(nxt) > COLS:
+            nxt = titled(_("next: {name}"), st, self.next)
+        why = template.replace("{name}", name_of(st, r.seat))
+        if len(why) <= COLS:
+            return 34, [why, lost, nxt]
+        name, rest = name_of(st, r.seat), template.replace("{name}", "", 1).strip(" :")
+        two = [name, rest] if template.startswith("{name}") else wrap(why, COLS)
+        if len(two) == 2 and all(len(t) <= COLS for t in two):
+            return 24, [*two, lost, nxt]
+        return 34, [titled(template, st, r.seat), lost, nxt]
+
+    def render(self, c: Canvas) -> None:
+        top, lines = self.lines()
+        c.d.rectangle((0, 0, WIDTH - 1, top - 1), fill=1)
+        word = _("BUST!")
+        scale = 3 if top > 24 and len(word) * CHAR_W * 3 <= WIDTH else 2
+        w = len(word) * CHAR_W * scale
+        c.big(max(0, (WIDTH - w) // 2), 3 if scale == 3 else (top - LINE_H * scale) // 2, word, scale, invert=True)
+        for i, line in enumerate(lines):
+            c.text(1, top + i * LINE_H, first_fit(line))
 
     def on_key(self, key: Key, app: "App") -> None:
         if pass_hold_back(key, app):
