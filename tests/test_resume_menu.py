@@ -107,3 +107,29 @@ def test_resume_names_three_players_whole_in_both_languages(tmp_path):
             assert CLIPS.count == 0
         finally:
             set_language("en")
+
+
+def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
+    """QA #7: two unfinished 5-player games read alike ("Bottoms Up: 5 player", cut)
+    in Other games. Each row fits; the last lines name the players of the row
+    under the cursor, as the main menu does for Resume."""
+    from companion.io import Key
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path)
+    j = app.journal
+    Session.start(j, "bottoms_up", {"players": FIVE}, random.Random(1))
+    Session.start(j, "bottoms_up", {"players": ["Ann", "Bob", "Cy", "Dee", "Eve"]}, random.Random(1))
+    Session.start(j, "bag_of_ice", {"players": ["Ann", "Bob"], "start": 0}, random.Random(1))
+    app.home()
+    app.top.items[1].action(app)  # Other games
+    CLIPS.reset()
+    rows = [it.label for it in app.top.items]
+    assert rows == ["Bottoms Up (5)", "Bottoms Up (5)"]  # one line each: the names do not fit
+    seen = []
+    for _i in range(2):
+        drawn = _menu_text(app)
+        seen.append(app.top.footer)
+        assert app.top.footer.split("\n")[1] in drawn
+        app.handle(Key.DOWN)
+    assert sorted(seen) == sorted(["Bottoms Up\nAnn,Bob,Cy,Dee,Eve", "Bottoms Up\nÉlo,Max,Zoë,Ann,Bjø"])
+    assert CLIPS.count == 0, CLIPS.examples

@@ -134,9 +134,10 @@ class MainMenu(Menu):
         self.index = 0  # back home, the cursor is on Resume (or New game)
         # the game Resume opens, by name and players, on the last line (issue 13)
         self.footer = session_label(app, self._resumable[0], lines=2) if self._resumable else ""
-        self._others = [(sid, session_label(app, sid)) for sid in self._resumable[1:]]
+        self._others = [(sid, session_label(app, sid), session_label(app, sid, lines=2))
+                        for sid in self._resumable[1:]]
 
-    _others: list[tuple[int, str]] = []
+    _others: list[tuple[int, str, str]] = []
 
     def _items(self) -> list[Item]:
         items = []
@@ -145,9 +146,8 @@ class MainMenu(Menu):
             items.append(Item(_("Resume"), lambda app: open_session(app, sid)))
             if self._others:
                 others = list(self._others)
-                items.append(Item(_("Other games"), lambda app: app.push(Menu(
-                    _("Unfinished"), [Item(label, bound(_open_from_home, s))
-                                   for s, label in others])), right=str(len(others))))
+                items.append(Item(_("Other games"), lambda app: app.push(OtherGames(others)),
+                                  right=str(len(others))))
         items += [
             Item(_("New game"), lambda app: app.push(NewGameMenu())),
             Item(_("Tools"), lambda app: app.push(ToolsMenu())),
@@ -156,6 +156,24 @@ class MainMenu(Menu):
             Item(_("About"), lambda app: app.push(about_screen(app))),
         ]
         return items
+
+
+class OtherGames(Menu):
+    """The unfinished sessions but the one Resume opens, a line each ("Bottoms Up (5)"
+    where the names do not fit); the last two lines name the one under the cursor
+    by its game and players, as the main menu does for Resume (issue 13)."""
+
+    def __init__(self, others: list[tuple[int, str, str]]) -> None:
+        self.others = others
+        super().__init__(_("Unfinished"), [Item(label, bound(_open_from_home, sid)) for sid, label, _two in others])
+
+    @property
+    def footer(self) -> str:
+        return self.others[min(self.index, len(self.others) - 1)][2] if self.others else ""
+
+    @footer.setter
+    def footer(self, value: str) -> None:
+        pass  # drawn from the cursor's session
 
 
 class NewGameMenu(Menu):
