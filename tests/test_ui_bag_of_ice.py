@@ -713,3 +713,32 @@ def test_the_bust_screen_shows_12_character_names_whole_B4(tmp_path, language):
     finally:
         drawing.DRAWN = None
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_odds_title_keeps_a_12_character_name_whole_B9(tmp_path, language):
+    """QA #6: the French odds title read "Chances : Élodie-Mari". Where the
+    words and the name do not fit together, the name is the title and the word
+    goes to its right."""
+    from companion import i18n
+    from companion.ui import draw as drawing
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path, settings=Settings(players=("Élodie-Marie", "Maximilienne", "Zoë")))
+    press(app, PHYSICAL_ANN)
+    i18n.set_language(language)
+    try:
+        draw(app, "M", "gM")
+        press(app, "hold-ok")
+        assert isinstance(app.top, OddsScreen)
+        CLIPS.reset()
+        drawing.DRAWN = []
+        app.frame()
+        if language == "en":
+            assert app.top.title == "Odds: Élodie-Marie" and "Odds: Élodie-Marie" in drawing.DRAWN
+        else:
+            assert (app.top.title, app.top.right) == ("Élodie-Marie", "chances")
+            assert "Élodie-Marie" in drawing.DRAWN and "chances" in drawing.DRAWN
+        assert CLIPS.count == 0, CLIPS.examples
+    finally:
+        drawing.DRAWN = None
+        i18n.set_language("en")

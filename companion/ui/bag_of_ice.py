@@ -613,7 +613,13 @@ class BagOfIceScreen(SessionScreen):
         w = self.win()
         if w is not None:
             lines = win_lines(st, w, app.settings.boi_hints) + lines
-        app.push(OddsScreen(titled(_("Odds: {name}"), st, st.active), lines))
+        title = _("Odds: {name}").replace("{name}", name_of(st, st.active))
+        if len(title) <= TITLE_COLS:
+            app.push(OddsScreen(title, lines))
+        elif len(name_of(st, st.active)) + 1 + len(_("odds")) <= TITLE_COLS:  # the whole name (QA #6)
+            app.push(OddsScreen(name_of(st, st.active), lines, right=_("odds")))
+        else:
+            app.push(OddsScreen(titled(_("Odds: {name}"), st, st.active), lines))
 
     # ------------------------------------------------------------ rows of the decision
 
