@@ -132,7 +132,7 @@ class MainMenu(Menu):
     def on_show(self, app: "App") -> None:
         self._resumable = app.unfinished()
         self.index = 0  # back home, the cursor is on Resume (or New game)
-        # the game Resume opens, by name and players, on the last line (issue 13)
+        # the game Resume opens, by name and players, on the last two lines (issue 13)
         self.footer = session_label(app, self._resumable[0], lines=2) if self._resumable else ""
         self._others = [(sid, session_label(app, sid), session_label(app, sid, lines=2))
                         for sid in self._resumable[1:]]
