@@ -185,6 +185,8 @@ def dumps(settings: Settings) -> str:
     import tomli_w
     data = {f.name: (list(v) if isinstance(v := getattr(settings, f.name), tuple) else v)
             for f in fields(Settings)}
+    seed = settings.seed_value()
+    data["seed"] = "" if seed is None else seed  # an integer, as docs/config.md documents (QA #16)
     return "# Pyramid Table Companion settings (keys: docs/config.md)\n" + tomli_w.dumps(data)
 
 

@@ -54,3 +54,18 @@ def test_names_from_the_config_file_are_cleaned_like_typed_ones():
     assert s.players == ("Alexandra-Ma", "Ann", "Café")
     assert all(len(n) <= NAME_MAX for n in s.players)
     assert Settings(players=("Łukasz Wiśniewski",)).players == ("Łukasz Wiśni",)
+
+
+def test_the_seed_is_saved_as_an_integer(tmp_path):
+    """QA #16: saving from the Settings screen wrote ``seed = "7"``; docs/config.md
+    documents an integer (and "" for random)."""
+    import tomllib
+    p = tmp_path / "companion.toml"
+    p.write_text('seed = 7\nlanguage = "en"\n')
+    s, _ = config.load(str(p))
+    config.save(config.change(s, language="fr"), str(p))
+    assert tomllib.loads(p.read_text())["seed"] == 7
+    assert "seed = 7\n" in p.read_text()
+    config.save(config.change(s, seed=""), str(p))
+    assert tomllib.loads(p.read_text())["seed"] == ""
+    assert config.load(str(p))[0].seed == ""

@@ -60,3 +60,30 @@ def test_an_open_game_can_be_resumed_from_history(tmp_path, monkeypatch):
     press(app, "ok")
     assert app.top.session.game == "die" and len(app.top.session.state.rolls) == 1
     assert len(app.stack) == 2                   # home, then the die
+
+
+def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally):
+    """QA #15: with five long names a row read "11-26 ~ Maximilienne": the
+    players were cut to nothing. Each row now says the day and the players
+    shortened alike, or the day and the time when they would not fit; a long
+    winner's name is shortened alike too. Nothing is cut."""
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path)
+    j = app.journal
+    five = ("Élodie-Marie", "Maximilienne", "Anne-Sophie", "Bjørn Ødegår")  # tally: 2 to 4
+    play_tally(j, ["pass", "roll", "gain 3"], players=five, target=3)  # Maximilienne wins
+    play_tally(j, ["roll", "gain 1"], players=five)           # open
+    play_tally(j, ["roll", "gain 3"], players=("Ann", "Maximilienne"), target=3)  # Ann wins
+    app.home()
+    labels = [it.label for it in app.top.items]
+    press(app, ",".join(["down"] * labels.index("History") + ["ok"]))
+    labels = [it.label for it in app.top.items]
+    press(app, ",".join(["down"] * labels.index("Tally") + ["ok"]))
+    CLIPS.reset()
+    app.frame()
+    rows = _labels(app)
+    assert rows[0] == ("05-01 Ann,Maximi", "Ann")  # short names fit beside the day
+    assert rows[1][1] == "open" and rows[2][1] == "Maximili"
+    for lab, _ in rows[1:]:  # the players would be a letter each: the time instead
+        assert lab[:5] == "05-01" and lab[6:8].isdigit() and lab[8] == ":" and "~" not in lab
+    assert CLIPS.count == 0, CLIPS.examples

@@ -21,13 +21,13 @@ def test_resume_offers_the_game_played_last_by_name_and_players(tmp_path):
     menu = app.top
     labels = [it.label for it in menu.items]
     assert labels[:2] == ["Resume", "Other games"]
-    assert menu.footer == "Bag of Ice: An,Bo,Cy"  # 20 characters: the names cut alike
+    assert menu.footer == "Bag of Ice\nAnn, Bob, Cy"  # the game, its players under it
     menu.items[0].action(app)
     assert app.top.session.id == older.id
     app.home()
     app.top.items[1].action(app)
     others = [it.label for it in app.top.items]
-    assert others[0] == "Undercut: Da,Ev,Fi" and others[1].startswith("Pyramid die")
+    assert others[0] == "Undercut: Da, Ev, Fi" and others[1].startswith("Pyramid die")
 
 
 def test_long_names_are_shortened_to_fit_the_line(tmp_path):
@@ -56,3 +56,80 @@ def test_a_finished_game_is_left_with_back_ok(tmp_path):
     app.handle(Key.BACK)
     app.handle(Key.OK)
     assert isinstance(app.top, MainMenu)
+
+
+def _menu_text(app) -> list[str]:
+    from companion.ui import draw
+    draw.DRAWN = []
+    try:
+        app.frame()
+        return list(draw.DRAWN)
+    finally:
+        draw.DRAWN = None
+
+
+FIVE = ["Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår"]
+
+
+def test_resume_names_five_players_without_cutting(tmp_path):
+    # QA #7: "Bottoms Up: 5 player" was cut and named nobody; issue 13 wants the players
+    from companion.i18n import set_language
+    from companion.ui.draw import CLIPS
+    for lang, game_line in (("en", "Bottoms Up"), ("fr", "Bottoms Up")):
+        set_language(lang)
+        try:
+            app = make_app(tmp_path / lang)
+            Session.start(app.journal, "bottoms_up", {"players": FIVE}, random.Random(1))
+            app.home()
+            CLIPS.reset()
+            drawn = _menu_text(app)
+            assert app.top.footer == f"{game_line}\nÉlo,Max,Zoë,Ann,Bjø"
+            assert game_line in drawn and "Élo,Max,Zoë,Ann,Bjø" in drawn
+            assert CLIPS.count == 0, CLIPS.examples
+        finally:
+            set_language("en")
+
+
+def test_resume_names_three_players_whole_in_both_languages(tmp_path):
+    from companion.i18n import set_language
+    from companion.ui.draw import CLIPS
+    for lang in ("en", "fr"):
+        want = "Bag of Ice\nAnn, Bob, Cy"
+        set_language(lang)
+        try:
+            app = make_app(tmp_path / lang)
+            Session.start(app.journal, "bag_of_ice", {"players": ["Ann", "Bob", "Cy"], "start": 0},
+                          random.Random(1))
+            app.home()
+            CLIPS.reset()
+            _menu_text(app)
+            assert app.top.footer == want
+            assert CLIPS.count == 0
+        finally:
+            set_language("en")
+
+
+def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
+    """QA #7: two unfinished 5-player games read alike ("Bottoms Up: 5 player", cut)
+    in Other games. Each row fits; the last lines name the players of the row
+    under the cursor, as the main menu does for Resume."""
+    from companion.io import Key
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path)
+    j = app.journal
+    Session.start(j, "bottoms_up", {"players": FIVE}, random.Random(1))
+    Session.start(j, "bottoms_up", {"players": ["Ann", "Bob", "Cy", "Dee", "Eve"]}, random.Random(1))
+    Session.start(j, "bag_of_ice", {"players": ["Ann", "Bob"], "start": 0}, random.Random(1))
+    app.home()
+    app.top.items[1].action(app)  # Other games
+    CLIPS.reset()
+    rows = [it.label for it in app.top.items]
+    assert rows == ["Bottoms Up (5)", "Bottoms Up (5)"]  # one line each: the names do not fit
+    seen = []
+    for _i in range(2):
+        drawn = _menu_text(app)
+        seen.append(app.top.footer)
+        assert app.top.footer.split("\n")[1] in drawn
+        app.handle(Key.DOWN)
+    assert sorted(seen) == sorted(["Bottoms Up\nAnn,Bob,Cy,Dee,Eve", "Bottoms Up\nÉlo,Max,Zoë,Ann,Bjø"])
+    assert CLIPS.count == 0, CLIPS.examples

@@ -635,3 +635,110 @@ def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_p
     third = make_app(tmp_path, settings=NAMES)
     press(third, "ok")  # after an undo, a resume shows the position alone (no older page)
     assert isinstance(third.top, BagOfIceScreen) and state(third) == state(again)
+
+
+def test_the_cursor_starts_on_bank_when_banking_wins_B6_B9(tmp_path):
+    """QA #11: when banking now reaches the target (B-6; B-9's hint is "bank")
+    the cursor starts on Bank, so the habitual single OK banks the win; DOWN
+    keeps it there (DOWN, OK banks as on any turn); below the target it starts
+    on Roll & draw."""
+    app = make_app(tmp_path, settings=NAMES)
+    press(app, PHYSICAL_30)
+    for face, piece in EXAMPLE[:5]:
+        draw(app, face, piece)
+    assert state(app).turn_score() == 25 and game_screen(app).index == 0  # 25 < 30: Roll & draw
+    for face, piece in EXAMPLE[5:]:
+        draw(app, face, piece)
+        if state(app).turn_score() >= 30:
+            break
+    st = state(app)
+    assert st.turn_score() >= 30 and advice_for(st).hint == "bank"
+    screen = game_screen(app)
+    assert screen.rows()[screen.index].label.startswith("Bank") and screen.index == 1
+    press(app, "down")
+    assert screen.index == 1
+    press(app, "up")
+    assert screen.index == 0  # Roll & draw is still there, one press up
+    press(app, "down")
+    assert screen.index == 1
+    press(app, "ok")
+    assert moves(app)[-1] == "bank" and state(app).winner == 0 and state(app).totals[0] == st.turn_score()
+
+
+def test_one_ok_banks_a_win_in_a_virtual_game_B6(tmp_path):
+    """Virtual die and bag, target 30: on the first turn whose bank reaches it, OK banks."""
+    app = make_app(tmp_path, seed=2, settings=NAMES)
+    press(app, "ok,down,ok,ok,ok,down,left,left,left,up,ok")  # target 30, virtual, roll-off
+    for _ in range(400):
+        if not isinstance(app.top, BagOfIceScreen):
+            press(app, "ok")
+            continue
+        st = state(app)
+        if st.phase == "over":
+            break
+        if st.phase == "decide" and st.drawn and st.totals[st.active] + st.turn_score() >= st.target:
+            assert game_screen(app).index == 1
+            press(app, "down,ok")  # DOWN stays on Bank
+            assert moves(app)[-1] == "bank" and state(app).phase == "over"
+            return
+        press(app, "ok")
+    raise AssertionError("no winning bank reached")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bust_screen_shows_12_character_names_whole_B4(tmp_path, language):
+    """QA #6: in French "Élodie-Marie pioche rS" and "suivant : Maximilienne" were
+    one letter too long and lost a letter. The whole names fit: what busted takes
+    two lines under a lower band where one is too short."""
+    from companion import i18n
+    from companion.ui import draw as drawing
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path, settings=Settings(players=("Élodie-Marie", "Maximilienne", "Zoë")))
+    press(app, PHYSICAL_ANN)  # physical, the first name starts
+    i18n.set_language(language)
+    try:
+        draw(app, "M", "gM")
+        draw(app, "S/L", "rL")
+        assert isinstance(app.top, BustScreen)
+        CLIPS.reset()
+        drawing.DRAWN = []
+        app.frame()
+        text = list(drawing.DRAWN)
+        assert CLIPS.count == 0, CLIPS.examples
+        if language == "en":
+            assert "Élodie-Marie drew rL" in text and "next: Maximilienne" in text
+        else:
+            assert "Élodie-Marie" in text and "pioche rL" in text and "puis : Maximilienne" in text
+            assert "2 points perdus" in text
+    finally:
+        drawing.DRAWN = None
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_odds_title_keeps_a_12_character_name_whole_B9(tmp_path, language):
+    """QA #6: the French odds title read "Chances : Élodie-Mari". Where the
+    words and the name do not fit together, the name is the title and the word
+    goes to its right."""
+    from companion import i18n
+    from companion.ui import draw as drawing
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path, settings=Settings(players=("Élodie-Marie", "Maximilienne", "Zoë")))
+    press(app, PHYSICAL_ANN)
+    i18n.set_language(language)
+    try:
+        draw(app, "M", "gM")
+        press(app, "hold-ok")
+        assert isinstance(app.top, OddsScreen)
+        CLIPS.reset()
+        drawing.DRAWN = []
+        app.frame()
+        if language == "en":
+            assert app.top.title == "Odds: Élodie-Marie" and "Odds: Élodie-Marie" in drawing.DRAWN
+        else:
+            assert (app.top.title, app.top.right) == ("Élodie-Marie", "chances")
+            assert "Élodie-Marie" in drawing.DRAWN and "chances" in drawing.DRAWN
+        assert CLIPS.count == 0, CLIPS.examples
+    finally:
+        drawing.DRAWN = None
+        i18n.set_language("en")

@@ -21,7 +21,7 @@ from .screens_util import assert_matches_reference, make_app, press
 P = Piece.parse
 
 # From a fresh main menu: New game, Undercut, 3 players, names as they are,
-# then the options (rows: Start game, Level, Bag, Start).
+# then the options (rows: Start game, Level, Bag (full table only), Start).
 SHEET_3 = "ok,ok,down,ok,ok,down,ok,up,ok"              # level: score sheet
 FULL_3_PHYSICAL = "ok,ok,down,ok,ok,down,down,ok,up,up,ok"  # full table, physical bag (U-15)
 FULL_4_VIRTUAL = "ok,ok,ok,ok,ok"                       # the defaults: 4 players, full, virtual
@@ -101,7 +101,7 @@ def test_score_sheet_game_with_pips_tiebreak_U12_U13(tmp_path):
     press(app, "ok,ok")  # P2, P3 done
     st = state(app)
     assert st.phase == "auction" and st.scores() == (9, 0, 0)
-    press(app, "ok")  # "who passed?": the cursor is on the start player, P1 (U-11: +1)
+    press(app, "ok")  # "who passed?": the cursor is on the first seat, P1 (U-11: +1)
     assert isinstance(app.top, Report) and app.top.title == "End triggered"
     assert any(w.startswith("U-12:") for w in game_screen(app).why_lines())  # the id is on the Why page
     st = state(app)
@@ -511,3 +511,52 @@ def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path)
     press(again, ",".join(["down"] * [it.label for it in again.top.items].index("Leave (kept)") + ["ok"]))
     press(again, "ok")
     assert isinstance(again.top, UndercutScreen)  # seen here already: not shown twice
+
+
+def test_who_passed_starts_on_the_first_seat_every_round_U11(tmp_path):
+    """QA #13: from the second round the cursor sat on the last passer (the new
+    start player), so DOWN counted from a different seat each round and a pass
+    went silently to the wrong player. The list is in seat order; the cursor
+    starts on its first seat every round."""
+    from companion.ui.common import Report as Page
+    app = make_app(tmp_path)
+    press(app, SHEET_3)
+    press(app, "ok,ok,ok")  # the first scoring phase: everyone done
+    screen = game_screen(app)
+    assert state(app).phase == "auction" and screen.index == 0
+    press(app, "down,down,ok")  # P3 passed: +1, P3 starts the next round (U-11)
+    while isinstance(app.top, (Page, Report, Message)):
+        press(app, "ok")
+    assert state(app).scores() == (0, 0, 1) and state(app).start == 2
+    press(app, "ok,ok,ok")  # the scoring phase: everyone done
+    assert state(app).phase == "auction"
+    assert game_screen(app).index == 0  # P1, not P3 the last passer
+    assert game_screen(app).rows()[0].label.startswith("P1")
+    press(app, "down,ok")  # one DOWN: P2, as in the first round
+    assert state(app).scores() == (0, 1, 1)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bag_option_is_offered_at_the_full_table_only_U14_U15(tmp_path, language):
+    """QA #18: at the score-sheet level the device never draws nor checks a
+    piece (U-14), so the virtual/physical bag (U-15) changes nothing there: the
+    row is hidden, and comes back with the full table."""
+    from companion.i18n import _, set_language
+    app = make_app(tmp_path)
+    set_language(language)
+    try:
+        press(app, "ok,ok,down,ok,ok")  # New game, Undercut, 3 players, names: the options
+        labels = [it.label for it in app.top.items]
+        assert labels == [_("Start game"), _("Level"), _("Bag"), _("Starts")]
+        press(app, "down,ok")  # Level: score sheet
+        assert [it.label for it in app.top.items] == [_("Start game"), _("Level"), _("Starts")]
+        press(app, "down,right")  # the row under Level is now Starts: RIGHT picks P2
+        assert app.top.items[2].right == "P2"
+        press(app, "up,ok")  # Level: full table again, the bag is back
+        assert [it.label for it in app.top.items][2] == _("Bag")
+        press(app, "ok,up,ok")  # score sheet again; Start game
+        st = state(app)
+        assert st.level == "score" and st.start == 1
+        assert "bag" not in game_screen(app).session.setup
+    finally:
+        set_language("en")

@@ -147,3 +147,34 @@ def test_points_never_start_a_line():
     assert wrap("Eve: TREE +5", 10) == ["Eve:", "TREE +5"]
     for line in wrap("Ann gains +3, Bob loses -12; Cy +1.", 10):  # each fits beside its word
         assert not line.startswith(("+", "-")), line
+
+
+def test_the_settings_title_follows_the_language_switched_on_it(tmp_path):
+    """QA #16: after Language was switched, the Settings title stayed in the old
+    language over entries in the new one; the seed is saved as an integer."""
+    import tomllib
+
+    from companion.config import Settings
+    from companion.i18n import set_language
+    from companion.ui import draw
+
+    from .screens_util import make_app, press
+    cfg = tmp_path / "companion.toml"
+    app = make_app(tmp_path, settings=Settings(seed="7", language="en"))
+    app.settings_path = str(cfg)
+    try:
+        press(app, "down,down,down,ok")  # Settings (no session: New game, Tools, History, Settings)
+        assert app.top.heading()[0] == "Settings"
+        press(app, "ok")  # Language: English -> Français
+        draw.DRAWN = []
+        app.frame()
+        assert app.top.heading()[0] == "Réglages" and "Réglages" in draw.DRAWN and "Settings" not in draw.DRAWN
+        assert app.top.items[0].label == "Langue"
+        press(app, "ok")  # and back
+        draw.DRAWN = []
+        app.frame()
+        assert "Settings" in draw.DRAWN and "Réglages" not in draw.DRAWN
+        assert tomllib.loads(cfg.read_text())["seed"] == 7
+    finally:
+        draw.DRAWN = None
+        set_language("en")

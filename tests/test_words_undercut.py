@@ -326,3 +326,81 @@ def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
     line = i18n._("{name} takes back the marker and {pieces}.").format(
         name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
     assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
+
+
+QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
+    """QA #9: the French picker dropped the bidder's name and, once a piece was
+    added, the "Mise :" prefix. Both languages carry the same facts: the value to
+    beat, who holds it, and "Bid:" before this bid's value; shorter words first."""
+    from companion.i18n import _, set_language
+    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    set_language(language)
+    try:
+        # 4 players, full table, virtual: Élodie-Marie bids a small on A, Maximilienne opens A
+        press(app, ",".join(["ok"] * 15 + ["down", "ok", "ok", "up", "ok"]))
+        picker = app.top
+        assert isinstance(picker, BidPicker) and picker.state.bids[0][0] == 0
+        CLIPS.reset()
+        draw.DRAWN = []
+        app.frame()
+        beat = " ".join(draw.DRAWN[2:4])  # under the title and its verdict
+        assert beat.startswith(_("To beat: {value}").format(value="")[:-1])
+        assert "(Élodie-Marie)" in beat  # the whole name: the value says it in shorter words
+        press(app, "down,down,down,ok")  # add a medium: this bid is 3 pips, 1 piece
+        draw.DRAWN = []
+        app.frame()
+        bid_row = next(t for t in draw.DRAWN if t.startswith(_("Bid: {value}").format(value="")))
+        assert bid_row == {"en": "Bid: 3 pips, 1 piece", "fr": "Mise : 3 enc., 1 pce"}[language]
+        assert CLIPS.count == 0, CLIPS.examples
+    finally:
+        draw.DRAWN = None
+        set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_stacks_from_the_tray_are_in_words_U7(tmp_path, language):
+    """QA #10: with the virtual bag the stacks to take from the tray were piece
+    codes ("A: rL rM kS"); README promises words. Each stack is a large, a medium
+    and a small (U-7): a line names the sizes in order, each stack's line its colors."""
+    from companion.i18n import _, set_language
+    from companion.pieces import Size
+    from companion.ui.words import piece_color_word, piece_size_word
+    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    set_language(language)
+    try:
+        press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
+        for _i in range(40):
+            if isinstance(app.top, Report) and app.top.title == _("Stacks from the tray"):
+                break
+            press(app, "ok")
+        else:
+            raise AssertionError("no stacks page")
+        st = game_screen_state(app)
+        CLIPS.reset()
+        app.frame()
+        lines = app.top.lines
+        assert lines[0] == "/".join(piece_size_word(z) for z in (Size.LARGE, Size.MEDIUM, Size.SMALL))
+        assert len(lines) == 5 and len(st.stacks) == 4  # one page: no extra press
+        for k, (line, stack) in enumerate(zip(lines[1:], st.stacks)):
+            colors = [piece_color_word(p.color) for p in sorted(stack, key=lambda p: -p.size.pips)]
+            assert line == "ABCD"[k] + ": " + "/".join(colors)
+            assert not re.search(r"\b[a-z][SML]\b", line)  # no piece code
+        assert CLIPS.count == 0
+    finally:
+        set_language("en")
+
+
+def game_screen_state(app):
+    return next(s for s in reversed(app.stack) if isinstance(s, UndercutScreen)).session.state
+
+
+def test_a_stack_short_of_a_size_names_each_piece_U7():
+    from companion.pieces import Piece
+    from companion.ui.undercut import stack_lines
+    P = Piece.parse
+    assert stack_lines([[P("rL"), P("kS")], [P("yL"), P("yM"), P("gS")]]) == [
+        "A: large red", "   small black", "B: large yellow", "   medium yellow", "   small green"]

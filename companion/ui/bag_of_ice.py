@@ -9,7 +9,8 @@ asks for, so a new game, Resume and History all land on the right screen:
   hint (B-9; "bank" when banking reaches the target), then "Roll & draw"
   (OK, one press; its line shows the expected final turn score under the
   best policy, or the chance to win, B-10) and "Bank" (DOWN OK; its line
-  shows the new total);
+  shows the new total). When banking wins the game (B-6) the cursor starts
+  on Bank and DOWN keeps it there: OK and DOWN OK both bank the win;
 * ``size``: a two-size face: each size with its bust chance and expected
   final turn score (B-4, B-9);
 * physical die and bag (B-8): ``roll`` asks the face rolled, ``draw`` the
@@ -330,22 +331,40 @@ class BustScreen(Screen):
         self.lost = before.turn_score()
         self.next = after.active
 
-    def render(self, c: Canvas) -> None:
-        c.d.rectangle((0, 0, WIDTH - 1, 33), fill=1)
-        word = _("BUST!")
-        scale = 3 if len(word) * CHAR_W * 3 <= WIDTH else 2
-        w = len(word) * CHAR_W * scale
-        c.big(max(0, (WIDTH - w) // 2), 3 if scale == 3 else 7, word, scale, invert=True)
+    def lines(self) -> tuple[int, list[str]]:
+        """The band's height and the lines under it: what busted, the points lost,
+        who is next, with the whole names (QA #6). Where "what busted" does not
+        fit one line with the whole name (French: "Élodie-Marie pioche rS"), it
+        takes two under a lower band; a name is shortened alike (``titled``)
+        only where neither fits."""
         r, st = self.result, self.before
         if r.bust_on == "broken":  # B-8
-            why = titled(_("{name}: rule broken"), st, r.seat)
+            template = _("{name}: rule broken")
         else:  # B-4
-            why = titled(_("{name} drew {piece}").format(piece=r.bust_on, name="{name}"), st, r.seat)
+            template = _("{name} drew {piece}").format(piece=r.bust_on, name="{name}")
         lost = (ngettext("{n} point lost", "{n} points lost", self.lost).format(n=self.lost)
                 if self.lost else _("the turn scores 0"))
-        nxt = titled(_("next: {name}"), st, self.next)
-        for i, line in enumerate([why, lost, nxt]):
-            c.text(1, 34 + i * LINE_H, first_fit(line))
+        nxt = _("next: {name}").replace("{name}", name_of(st, self.next))
+        if len(nxt) > COLS:
+            nxt = titled(_("next: {name}"), st, self.next)
+        why = template.replace("{name}", name_of(st, r.seat))
+        if len(why) <= COLS:
+            return 34, [why, lost, nxt]
+        name, rest = name_of(st, r.seat), template.replace("{name}", "", 1).strip(" :")
+        two = [name, rest] if template.startswith("{name}") else wrap(why, COLS)
+        if len(two) == 2 and all(len(t) <= COLS for t in two):
+            return 24, [*two, lost, nxt]
+        return 34, [titled(template, st, r.seat), lost, nxt]
+
+    def render(self, c: Canvas) -> None:
+        top, lines = self.lines()
+        c.d.rectangle((0, 0, WIDTH - 1, top - 1), fill=1)
+        word = _("BUST!")
+        scale = 3 if top > 24 and len(word) * CHAR_W * 3 <= WIDTH else 2
+        w = len(word) * CHAR_W * scale
+        c.big(max(0, (WIDTH - w) // 2), 3 if scale == 3 else (top - LINE_H * scale) // 2, word, scale, invert=True)
+        for i, line in enumerate(lines):
+            c.text(1, top + i * LINE_H, first_fit(line))
 
     def on_key(self, key: Key, app: "App") -> None:
         if pass_hold_back(key, app):
@@ -594,7 +613,13 @@ class BagOfIceScreen(SessionScreen):
         w = self.win()
         if w is not None:
             lines = win_lines(st, w, app.settings.boi_hints) + lines
-        app.push(OddsScreen(titled(_("Odds: {name}"), st, st.active), lines))
+        title = _("Odds: {name}").replace("{name}", name_of(st, st.active))
+        if len(title) <= TITLE_COLS:
+            app.push(OddsScreen(title, lines))
+        elif len(name_of(st, st.active)) + 1 + len(_("odds")) <= TITLE_COLS:  # the whole name (QA #6)
+            app.push(OddsScreen(name_of(st, st.active), lines, right=_("odds")))
+        else:
+            app.push(OddsScreen(titled(_("Odds: {name}"), st, st.active), lines))
 
     # ------------------------------------------------------------ rows of the decision
 
@@ -658,11 +683,24 @@ class BagOfIceScreen(SessionScreen):
             rows.append(Item(_("Device picks"), lambda a: self.do(a, pick_chance(self.state, self.session.rng))))
         return rows
 
+    def winning_bank_row(self) -> int:
+        """The row of Bank when banking reaches the target now (B-6), else 0."""
+        st: BagOfIceState = self.state
+        if st.phase != Phase.DECIDE or st.active is None:
+            return 0
+        options = self.decision().options
+        bank = next((i for i, o in enumerate(options) if isinstance(o.move, Bank)), None)
+        if bank is None or st.totals[st.active] + self.advice().bank_score < st.target:
+            return 0
+        return bank
+
     def sync(self) -> list[Item]:
         """The rows of the position; the cursor goes back to the first row
-        (Roll & draw, the smaller size...) whenever the position changes."""
+        (Roll & draw, the smaller size...) whenever the position changes; on
+        Bank when banking now wins the game (B-6, where B-9's hint is "bank"):
+        the habitual single OK must not roll a win away (QA #11)."""
         rows = self.rows()
-        self.list.sync(self.state, rows)
+        self.list.sync(self.state, rows, default=self.winning_bank_row())
         self._seen = self.state  # what after_undo compares with (B-3)
         return rows
 
@@ -841,5 +879,7 @@ class BagOfIceScreen(SessionScreen):
         elif st.is_terminal():
             if key == Key.OK:
                 app.push(ScoreScreen(self.session))
+        elif key == Key.DOWN and 0 < self.winning_bank_row() == self.index:
+            pass  # DOWN keeps the cursor on a winning Bank: the DOWN, OK habit still banks (QA #11)
         else:
             self.list.key(key, rows, app)

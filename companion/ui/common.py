@@ -114,6 +114,7 @@ class Option:
     label: str
     values: list[tuple[str, Any]]  # (shown, value)
     index: int = 0
+    when: Callable[[dict[str, Any]], bool] | None = None  # offered only when the other values make it count
 
     @property
     def value(self) -> Any:
@@ -132,12 +133,18 @@ class OptionsSetup(Menu):
 
     def _rows(self) -> list[Item]:
         rows = [Item(self.start_label, lambda app: self.on_start(app, self.values()))]
-        for o in self.options:
+        for o in self.shown_options():
             rows.append(Item(o.label, bound(self._next_value, o), right=o.values[o.index][0]))
         return rows
 
+    def shown_options(self) -> list[Option]:
+        """The options offered now: one whose ``when`` says it changes nothing is hidden."""
+        values = {o.key: o.value for o in self.options}
+        return [o for o in self.options if o.when is None or o.when(values)]
+
     def values(self) -> dict[str, Any]:
-        return {o.key: o.value for o in self.options}
+        """The options offered now (a hidden one is left out)."""
+        return {o.key: o.value for o in self.shown_options()}
 
     def _next_value(self, app: "App", o: Option) -> None:
         self._cycle(o, 1)
@@ -148,7 +155,7 @@ class OptionsSetup(Menu):
 
     def on_key(self, key, app: "App") -> None:
         if key in (Key.LEFT, Key.RIGHT) and self.index > 0:
-            self._cycle(self.options[self.index - 1], 1 if key == Key.RIGHT else -1)
+            self._cycle(self.shown_options()[self.index - 1], 1 if key == Key.RIGHT else -1)
             return
         super().on_key(key, app)
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
 from ..export import GameSummary, name_totals, summaries, title_of
-from .widgets import Item, Menu, bound
+from .draw import fit
+from .widgets import ChoiceList, Item, Menu, bound
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -55,21 +56,50 @@ class TotalsScreen(Menu):
         super().__init__(_("Wins/games"), [Item(t.name, right=f"{t.wins}/{t.games}") for t in totals])
 
 
-def session_label(s: GameSummary) -> str:
-    players = ",".join(s.players)
-    return f"{s.created[5:10]} {players}" if players else f"{s.created[5:10]} #{s.id}"
+RESULT_MAX = 8  # characters of a row's result (the winner shortened alike), the rest for the label
+
+
+def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
+    """A session's row label in what ``room`` leaves beside its result: the day and
+    the players ("05-01 Ann,Bob"), shortened alike; where they would be cut to a
+    letter or two, the day and the time ("11-26 14:05"), which tell two games of a
+    day apart, with the players if they still fit. Never cut (QA #15)."""
+    from ..names import short_names
+    left = room - len(session_result(s)) - 1
+    day, time = s.created[5:10], s.created[11:16]
+
+    def players(width: int, least: int) -> str | None:
+        for w in range(12, least - 1, -1):
+            text = ",".join(short_names(list(s.players), w))
+            if len(text) <= width:
+                return text
+        return None
+    if not s.players:
+        return f"{day} #{s.id}" if len(f"{day} #{s.id}") <= left else f"{day} {time}"
+    text = players(left - len(day) - 1, 3)
+    if text is not None:
+        return f"{day} {text}"
+    text = players(left - len(day) - len(time) - 2, 2)
+    return f"{day} {time} {text}" if text is not None else f"{day} {time}"
 
 
 def session_result(s: GameSummary) -> str:
+    """The winner (shortened alike to ``RESULT_MAX``), "tie", "end" or "open"."""
+    from ..names import short_names
     if s.error:
         return "?"
     if s.winners:
-        return s.winners[0] if len(s.winners) == 1 else _("tie")
+        if len(s.winners) > 1:
+            return _("tie")
+        winner = s.winners[0]
+        if winner in s.players and len(winner) > RESULT_MAX:
+            return short_names(list(s.players), RESULT_MAX)[s.players.index(winner)]
+        return fit(winner, RESULT_MAX)
     return _("end") if s.finished else _("open")
 
 
 class KindScreen(Menu):
-    """The sessions of one kind, newest first: date and players, the winner at the right."""
+    """The sessions of one kind, newest first: the day and the players (or the time), the winner at the right."""
 
     def __init__(self, game: str, sessions: list[GameSummary]) -> None:
         self.game = game

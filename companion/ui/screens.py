@@ -21,7 +21,7 @@ from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen
 from .common import ROSTER_MAX
-from .draw import CHAR_W, TITLE_H, WIDTH, Canvas
+from .draw import CHAR_W, TITLE_H, WIDTH, Canvas, fit
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
 from .moves import seat_name
@@ -81,20 +81,44 @@ def _open_from_home(app: "App", session_id: int) -> None:
 # ---------------------------------------------------------------- main menu
 
 
-def session_label(app: "App", sid: int, width: int = 20) -> str:
-    """A session by its game and players in ``width`` characters: "Bottoms Up: Ann,Bob,Cy"."""
+def session_label(app: "App", sid: int, width: int = 20, *, lines: int = 1) -> str:
+    """A session by its game and players, each line in ``width`` characters:
+    "Bottoms Up: Ann, Bob, Cy" (issue 13). The names are shortened alike
+    (``short_names``) as little as the line allows. With ``lines`` = 2 (the
+    main menu's last lines) the players get a line of their own under the
+    game's title ("Bottoms Up" / "Élo,Max,Zoë,Ann,Bjø"): at 20 characters a
+    line, beside the title they would be cut to a letter or two. Nothing is cut:
+    in one line, where the names do not fit, the number of players does."""
     from ..names import short_names
     info = app.journal.session(sid)
     title = title_of(info.game)
     names = info.setup.get("players") if isinstance(info.setup, dict) else None
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        return f"{title} #{sid}"[:width]
-    room = width - len(title) - 2
-    for w in range(12, 0, -1):
-        text = ",".join(short_names(names, w))
-        if len(text) <= room:
-            return f"{title}: {text}"
-    return _("{game}: {n} players").format(game=title, n=len(names))[:width]
+        return _first_fitting([f"{title} #{sid}", title], width)
+
+    def listed(room: int, least: int) -> str | None:
+        for w in range(12, least - 1, -1):  # the longest names first, then the tighter list
+            for sep in (", ", ","):
+                text = sep.join(short_names(names, w))
+                if len(text) <= room:
+                    return text
+        return None
+
+    if lines >= 2 and len(title) <= width:  # the game's title, the players under it
+        alone = listed(width, 1)
+        if alone is not None:
+            return f"{title}\n{alone}"
+    labelled = _("{game}: {players}")
+    one = listed(width - len(labelled.format(game=title, players="")), 1)
+    if one is not None:
+        return labelled.format(game=title, players=one)
+    n = len(names)
+    return _first_fitting([_("{game}: {n} players").format(game=title, n=n),
+                           f"{title} ({n})", title], width)
+
+
+def _first_fitting(texts: list[str], width: int) -> str:
+    return next((t for t in texts if len(t) <= width), fit(texts[-1], width))
 
 
 class MainMenu(Menu):
@@ -108,11 +132,12 @@ class MainMenu(Menu):
     def on_show(self, app: "App") -> None:
         self._resumable = app.unfinished()
         self.index = 0  # back home, the cursor is on Resume (or New game)
-        # the game Resume opens, by name and players, on the last line (issue 13)
-        self.footer = session_label(app, self._resumable[0]) if self._resumable else ""
-        self._others = [(sid, session_label(app, sid)) for sid in self._resumable[1:]]
+        # the game Resume opens, by name and players, on the last two lines (issue 13)
+        self.footer = session_label(app, self._resumable[0], lines=2) if self._resumable else ""
+        self._others = [(sid, session_label(app, sid), session_label(app, sid, lines=2))
+                        for sid in self._resumable[1:]]
 
-    _others: list[tuple[int, str]] = []
+    _others: list[tuple[int, str, str]] = []
 
     def _items(self) -> list[Item]:
         items = []
@@ -121,9 +146,8 @@ class MainMenu(Menu):
             items.append(Item(_("Resume"), lambda app: open_session(app, sid)))
             if self._others:
                 others = list(self._others)
-                items.append(Item(_("Other games"), lambda app: app.push(Menu(
-                    _("Unfinished"), [Item(label, bound(_open_from_home, s))
-                                   for s, label in others])), right=str(len(others))))
+                items.append(Item(_("Other games"), lambda app: app.push(OtherGames(others)),
+                                  right=str(len(others))))
         items += [
             Item(_("New game"), lambda app: app.push(NewGameMenu())),
             Item(_("Tools"), lambda app: app.push(ToolsMenu())),
@@ -132,6 +156,24 @@ class MainMenu(Menu):
             Item(_("About"), lambda app: app.push(about_screen(app))),
         ]
         return items
+
+
+class OtherGames(Menu):
+    """The unfinished sessions but the one Resume opens, a line each ("Bottoms Up (5)"
+    where the names do not fit); the last two lines name the one under the cursor
+    by its game and players, as the main menu does for Resume (issue 13)."""
+
+    def __init__(self, others: list[tuple[int, str, str]]) -> None:
+        self.others = others
+        super().__init__(_("Unfinished"), [Item(label, bound(_open_from_home, sid)) for sid, label, _two in others])
+
+    @property
+    def footer(self) -> str:
+        return self.others[min(self.index, len(self.others) - 1)][2] if self.others else ""
+
+    @footer.setter
+    def footer(self, value: str) -> None:
+        pass  # drawn from the cursor's session
 
 
 class NewGameMenu(Menu):
@@ -358,6 +400,9 @@ class SettingsMenu(Menu):
     def __init__(self) -> None:
         super().__init__(_("Settings"), self._items)
         self._app: "App | None" = None
+
+    def heading(self) -> tuple[str, str]:
+        return _("Settings"), self.right  # in the language of the moment: Language switches it here
 
     def on_show(self, app: "App") -> None:
         self._app = app

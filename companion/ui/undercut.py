@@ -34,6 +34,7 @@ stacks and pieces; the "Why" page gives their legend.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -44,9 +45,9 @@ from ..games.undercut_moves import (
     COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
     bid_value, canon,
 )
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, pgettext
 from ..io import Key
-from ..names import short_names
+from ..names import NAME_MAX, short_names
 from ..pieces import Piece, Size
 from ..session import Session
 from .base import SessionScreen, state_as
@@ -61,6 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
 GAME = "undercut"
 COMBO_WORD = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
 LINE = WIDTH // CHAR_W  # 21 characters in a line
+GLUE = "\ue000"  # a space ``wrap`` does not break at (a private-use character, never drawn)
 BIG = 2  # the large font's scale: 12 px a character, 10 characters a line
 BIG_CHARS = WIDTH // (CHAR_W * BIG)
 
@@ -106,6 +108,20 @@ def value_words(value: tuple[int, int]) -> str:
     if value == (0, 0):
         return _("marker only")
     return _("{pips}, {pieces}").format(pips=pips_text(value[0]), pieces=pieces_count(value[1]))
+
+
+def value_short(value: tuple[int, int]) -> str:
+    """A bid's value (U-9) with short words, for a line too narrow for ``value_words``
+    ("3 pip, 1 pc"; French "3 enc., 1 pce"): the same facts in fewer characters."""
+    if value == (0, 0):
+        return _("marker only")
+    return pgettext("short bid value", "{pips} pip, {pieces} pc").format(pips=value[0], pieces=value[1])
+
+
+def value_forms(value: tuple[int, int]) -> list[str]:
+    """A bid's value in words, then ever shorter: the longest that fits is shown."""
+    short = value_short(value)
+    return [value_words(value), short, short.replace(", ", ",")]
 
 
 def mix_words(mix: str) -> str:
@@ -154,7 +170,9 @@ def options_screen(names: list[str]) -> Screen:
     shown = short_names(names, right)
     opts = [
         Option("level", _("Level"), [(_("full table"), "full"), (_("score sheet"), "score")]),
-        Option("bag", _("Bag"), [(_("virtual"), "virtual"), (_("physical"), "physical")]),
+        # U-14, U-15: at the score-sheet level the device never draws nor checks a piece
+        Option("bag", _("Bag"), [(_("virtual"), "virtual"), (_("physical"), "physical")],
+               when=lambda v: v["level"] == "full"),
         Option("start", start, [(s, i) for i, s in enumerate(shown)] + [(_("random"), "random")]),
     ]
     return ours(OptionsSetup(_("Undercut: options"), opts, lambda app, v: start_game(app, names, v),
@@ -164,7 +182,7 @@ def options_screen(names: list[str]) -> Screen:
 def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     setup: dict[str, Any] = {"players": list(names), "level": values["level"], "start": values["start"]}
     if values["level"] == "full":
-        setup["bag"] = values["bag"]
+        setup["bag"] = values.get("bag", "virtual")
     session = app.start_session(GAME, setup)
     app.home()
     screen = UndercutScreen(session)
@@ -295,9 +313,29 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
     only_one_move()
     if stacks_drawn and virtual:  # U-7
         last = steps[-1].after
-        lines = [f"{STACK_NAMES[k]}: {pcs(st)}" for k, st in enumerate(last.stacks)]
-        pages.append((_("Stacks from the tray"), lines or [_("No stack: the bag is empty.")]))
+        pages.append((_("Stacks from the tray"), stack_lines(last.stacks) or [_("No stack: the bag is empty.")]))
     return pages
+
+
+def stack_lines(stacks) -> list[str]:
+    """The stacks the table takes from the tray (virtual bag, U-7), in words (QA #10).
+    Each stack is a large, a medium and a small: a first line names the sizes in
+    that order and each stack's line its colors ("large/medium/small",
+    "A: red/red/black"), on one page. Where a stack lacks a size (the bag ran
+    out of it) or a line would not fit, each piece is named in full, a line each."""
+    order = (Size.LARGE, Size.MEDIUM, Size.SMALL)
+    head = "/".join(piece_size_word(z) for z in order)
+    rows = [f"{STACK_NAMES[k]}: " + "/".join(piece_color_word(p.color) for p in canon(stack))
+            for k, stack in enumerate(stacks)]
+    whole = all(tuple(p.size for p in canon(stack)) == order for stack in stacks)
+    if stacks and whole and all(len(t) <= LINE for t in [head, *rows]):
+        return [head, *rows]
+    lines: list[str] = []
+    for k, stack in enumerate(stacks):
+        lead = f"{STACK_NAMES[k]}: "
+        for i, p in enumerate(canon(stack)):
+            lines.append((lead if i == 0 else " " * len(lead)) + piece_words(p))
+    return lines
 
 
 def forced_line(b: UndercutState, m: Move) -> str:
@@ -579,8 +617,8 @@ class UndercutScreen(SessionScreen):
         if d.kind == Kind.BID:
             missing = stacks_left_without_bid(st)
             return missing[0] if missing else len(rows) - 1
-        if d.kind == Kind.WHO_PASSED:
-            return st.start or 0
+        if d.kind == Kind.WHO_PASSED:  # U-11: the list in seat order, the cursor on its first seat
+            return 0  # every round alike: k DOWNs name seat k + 1 (not the last passer, QA #13)
         if d.kind == Kind.TAKE:
             return next((i for i, o in enumerate(d.options) if isinstance(o.move, Take) and sorted(o.move.mix) == sorted("LMS")), 0)
         return 0
@@ -767,20 +805,30 @@ class BidPicker(CursorScreen):
         if b is None:
             beat = [_("No bid yet.")]
         else:
-            value = value_words(bid_value(b[1]))
-            beat = wrap(_("To beat: {value} ({name})").format(value=value, name=st.players[b[0]]), LINE)
-            if len(beat) > 2:  # the name is also on the auction's row: leave it out here
-                beat = wrap(_("To beat: {value}").format(value=value), LINE)
-            beat = beat[:1] + [" ".join(beat[1:])] if len(beat) > 2 else beat  # (then cut, and counted)
+            beat = self.beat_lines(b[0], bid_value(b[1]))
         for i, line in enumerate(beat):
             c.text(1, TITLE_H + i * LINE_H, fit(line, LINE))
-        mine = self.pieces()
-        value = value_words(bid_value(mine))
-        bid = _("Bid: {value}").format(value=value)
-        label = next((t for t in (bid, value, value.replace(", ", ",")) if len(t) <= ChoiceList.ROOM), value)
+        mine = value_forms(bid_value(self.pieces()))
+        label = next((t for t in [_("Bid: {value}").format(value=v) for v in mine] + mine
+                      if len(t) <= ChoiceList.ROOM), mine[-1])
         rows = [Item(label)]  # the row OK places the bid on
         rows += [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
         self.list.render(c, rows, len(beat), ROWS - len(beat))
+
+    def beat_lines(self, seat: int, value: tuple[int, int]) -> list[str]:
+        """The bid to beat and who holds it, in two lines in every language (QA #9):
+        the value in shorter words, then the holder's name shortened alike
+        (``short_names``), before anything is left out."""
+        st = self.state
+        names = [st.players[seat]] + [short_names(st.players, w)[seat] for w in range(NAME_MAX - 1, 2, -1)]
+        for name in dict.fromkeys(names):
+            for v in value_forms(value):
+                glued = re.sub(r"(\d) ", "\\1" + GLUE, v)  # a number stays with its word: "1 pce"
+                lines = wrap(_("To beat: {value} ({name})").format(value=glued, name=name), LINE)
+                if len(lines) <= 2:
+                    return [line.replace(GLUE, " ") for line in lines]
+        lines = wrap(_("To beat: {value}").format(value=value_forms(value)[-1]), LINE)
+        return lines[:1] + [" ".join(lines[1:])] if len(lines) > 2 else lines  # (then cut, and counted)
 
     def on_key(self, key: Key, app: "App") -> None:
         n = len(self.have) + 1

@@ -207,7 +207,7 @@ class Menu(CursorScreen):
         return self.title, self.right
 
     def shown(self) -> int:
-        return ROWS - (1 if self.footer else 0)
+        return ROWS - (len(self.footer.split("\n")) if self.footer else 0)
 
     def render(self, c: Canvas) -> None:
         items = self.items
@@ -221,7 +221,9 @@ class Menu(CursorScreen):
         c.title(title, right)
         self.list.render(c, items, 0, n)
         if self.footer:
-            c.row(ROWS - 1, self.footer)
+            footer = self.footer.split("\n")
+            for i, line in enumerate(footer):
+                c.row(ROWS - len(footer) + i, line)
 
     def on_key(self, key: Key, app: "App") -> None:
         items = self.items
