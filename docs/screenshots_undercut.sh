@@ -7,7 +7,7 @@ UC_STACKS="ok,ok,ok,down,ok,down,ok,down,ok"
 UC_AUCTION="$UC_PHYS,$UC_SETUP,$UC_STACKS,ok,down,down,ok,ok,ok,ok"
 UC_PICKER="$UC_AUCTION,down,ok,down,ok"
 UC_SUMMARY="$UC_PICKER,ok,ok,ok,ok,ok"
-UC_SCORES="$UC_SUMMARY,ok,ok,right"
+UC_SCORES="$UC_SUMMARY,ok,ok,ok,ok,right"  # long pages take an OK per page (issue 13)
 UC_SHEET="ok,ok,down,ok,ok,down,ok,up,ok,down,ok"
 UC_WINNER="ok,ok,down,ok,ok,down,ok,up,ok,down,ok,down,ok,down,down,ok,down,down,ok,ok,ok,ok,ok,up,up,up,up,up,ok,up,up,up,ok"
 shot2 undercut_setup "" "ok,ok,ok,ok,ok"
