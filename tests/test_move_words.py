@@ -69,3 +69,15 @@ def test_french_undo_question_and_history(tmp_path):
         assert any("lance le dé" in x for x in moves), moves
     finally:
         i18n.set_language("en")
+
+
+def test_a_size_mix_taken_at_setup_is_said_in_words_U3():
+    """The undo question said "Ann takes L M S" (QA pass): a mix is words, as on its menu."""
+    st = spec("undercut").new({"players": ["Ann", "Bob", "Cat"], "level": "full", "start": 0})
+    rng = random.Random(1)
+    while st.is_chance_node():
+        st = st.apply(pick_chance(st, rng))
+    said = {str(m): move_words(st, m) for m in st.legal_moves() if str(m).startswith("take ")}
+    assert said["take LMS"] == "Ann takes one of each size"
+    assert said["take LL"] == "Ann takes 2 large"
+    assert not any(re.search(r"\b[LMS] [LMS]\b", line) for line in said.values()), said

@@ -105,7 +105,8 @@ def _undercut(st: Any, m: Move) -> str | None:
             return _("{piece} drawn for stack {stack}").format(piece=m.piece, stack=d["stack"])
         return _("{piece} drawn for {name}").format(piece=m.piece, name=_name(st.players, d["seat"]))
     if isinstance(m, uc.Take):
-        return _("{name} takes {mix}").format(name=who, mix=" ".join(m.mix))
+        from .undercut import mix_words  # here: ui.undercut imports this module's users
+        return _("{name} takes {mix}").format(name=who, mix=mix_words(m.mix))  # U-3, in words
     if isinstance(m, uc.TurnIn):
         n = st.values[COMBOS.index(m.combo)]
         return ngettext("{name} turns in a {combo}: +{n} point", "{name} turns in a {combo}: +{n} points", n).format(
