@@ -261,6 +261,11 @@ class State(ABC):
         (``forced_move``): it says that the device moved, not the player."""
         return f"{self.describe(move)} (the only move)"
 
+    def describe_end(self) -> str | None:
+        """At a terminal state, what ended the game when the move that ended it
+        does not say it (exports add it to that move's row); default: nothing."""
+        return None
+
     def credited_seat(self, move: Move) -> int | None:
         """The seat ``move`` is credited to in exports (the CSV's ``player``
         column, the PNG sheet's rows): by default the player to move; ``None``

@@ -97,6 +97,9 @@ def score_rows(fold: Fold) -> list[ScoreRow]:
         turns = after.turns_completed()
         if sc != last or turns != last_turns:
             desc = before.describe(move)
+            end = after.describe_end() if after.is_terminal() and not before.is_terminal() else None
+            if end:  # Bottoms Up scores at the end: the row says so, not that the last move scored
+                desc = f"{desc}; {end}"
             # numbered by the turn (or round) it happened in, not by move
             turn = before.turn_number()
             rows.append(ScoreRow(turn if turn is not None else len(rows) + 1, seq,

@@ -423,3 +423,15 @@ def test_score_sheet_wraps_the_move_and_heads_the_columns_in_one_size(monkeypatc
     assert "".join(t for t, _ in heads).replace(" ", "") == "".join(QA_NAMES).replace(" ", "")
     assert len({f.size for _, f in heads}) == 1  # one size for every name
     assert img.width == 800
+
+
+def test_the_row_of_a_bottoms_up_game_says_the_stacks_scored_at_the_end_BU11():
+    """A Bottoms Up export had one row, the last placement with the final scores, as if
+    that placement had scored: the row says the game ended and the stacks scored."""
+    from tests.hashprobe import random_record
+    rec = parse_lines(random_record("bottoms_up", 1).splitlines())
+    rows = export.score_rows(replay(rec).fold)
+    assert len(rows) == 1 and "game over: the stacks score (BU-10, BU-11)" in rows[0].description
+    assert rows[0].description.split(";")[0].split()[1] == "places"
+    rec = parse_lines(random_record("bag_of_ice", 1).splitlines())
+    assert all(";" not in r.description for r in export.score_rows(replay(rec).fold))
