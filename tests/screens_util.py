@@ -39,6 +39,17 @@ def press(app: App, keys: str) -> Image.Image:
     return app.frame()
 
 
+def read_through(app: App) -> None:
+    """OK on a check verdict until its end has been on screen (the pages of a
+    ``read_through`` screen), then the OK that goes on ("what next")."""
+    top = app.top
+    for _ in range(50):
+        if not (getattr(top, "read_through", False) and top.seen_to < len(top.lines)):
+            break
+        press(app, "ok")
+    press(app, "ok")
+
+
 def assert_matches_reference(img: Image.Image, name: str, max_diff: int = 0, *,
                              folder: Path = REFERENCE, update: bool = UPDATE) -> None:
     path = folder / f"{name}.png"

@@ -25,7 +25,7 @@ from companion.ui.bottoms_up_check import TableField
 from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, Message
 
-from .screens_util import assert_matches_reference, make_app, press
+from .screens_util import assert_matches_reference, make_app, press, read_through
 
 P = Piece.parse
 
@@ -460,7 +460,8 @@ def test_check_mode_reachable_table_records_the_turn(tmp_path):
     assert isinstance(app.top, Pages) and app.top.title == "Check: right"
     assert_matches_reference(app.frame(), "bu_check_verdict")
     assert "choices: move onto C" in " ".join(app.top.lines)
-    press(app, "ok,ok")  # what next: Record this turn
+    read_through(app)  # the verdict read to its end, then what next
+    press(app, "ok")  # Record this turn
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
     assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
@@ -506,7 +507,11 @@ def test_check_mode_not_reachable_shows_a_legal_result_and_the_difference(tmp_pa
     assert "First difference: C: the rules give rS, the table has yS rS" in text
     assert "A legal result:" in text and "its choices: move onto C" in text
     assert state(app) == before  # nothing recorded yet
-    press(app, "ok")  # what next
+    # OK does not skip what is below the first page (the QA pass never saw the legal result)
+    assert len(top.lines) > top.shown
+    press(app, "ok")
+    assert app.top is top and top.offset > 0
+    read_through(app)  # what next, once the difference and the legal result were on screen
     assert [it.label for it in app.top.items] == ["Edit the field", "Resolve step by step", "Record legal result"]
     press(app, "down,ok")  # resolve it with the device, step by step
     st = state(app)
@@ -696,7 +701,8 @@ def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
     press(app, "up,ok")                         # Done
     press(app, "up,up,up,ok")  # Check it
     assert isinstance(app.top, Pages) and app.top.title == "Check: right"
-    press(app, "ok,ok")  # Record this turn
+    read_through(app)
+    press(app, "ok")  # Record this turn
     st = state(app)
     assert st.field_lines() == ["A: yM", "B: gS", "C: rS", "D: wS"] and st.active == 1
     assert [p.text for p in game_screen(app).session.fold.moves][-2:] == ["place yM on A", "yellow C"]
@@ -782,7 +788,7 @@ def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, m
         assert text.startswith("Introuvé : aucune cascade de") and "Le résultat légal le plus proche" in text
     app.frame()
     assert CLIPS.count == 0, CLIPS.examples
-    press(app, "ok")  # what next: the same three ways on
+    read_through(app)  # what next: "Search longer" and the same three ways on
     assert app.top.title == _("Check: not found")
     assert [it.label for it in app.top.items] == [_("Search longer"), _("Edit the field"),
                                                   _("Resolve step by step"), _("Record legal result")]

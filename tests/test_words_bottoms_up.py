@@ -106,6 +106,15 @@ class Run:
         self.press(["down"] * d if d >= 0 else ["up"] * -d)
         self.press("ok")
 
+    def read_through(self) -> None:
+        """OK on a check verdict until its end was on screen, then OK: what next."""
+        for _ in range(50):
+            top = self.app.top
+            if not (getattr(top, "read_through", False) and top.seen_to < len(top.lines)):
+                break
+            self.press("ok")
+        self.press("ok")
+
     def visit_menu(self, entry: str) -> None:
         """BACK, the session menu's ``entry``, look at it (a page down), close it."""
         self.press("back")
@@ -190,13 +199,15 @@ def check_mode(run: Run) -> None:
     run.press("ok,ok")                       # rS instead of yS
     run.to_row("Done")
     run.to_row("Check it")                   # right
-    run.press("down,ok")
+    run.press("down")
+    run.read_through()
     run.to_row("Edit the field")
     run.press("back,ok")                     # drop the stacks? No
     run.to_row("+ new lone piece")
     run.press("ok,down,ok")                  # a new lone rM
     run.to_row("Check it")                   # differs
-    run.press("down,right,ok")
+    run.press("down,right")
+    run.read_through()
     run.to_row("Resolve step by step")       # the device asks the yellow choice
     st = run.state
     run.press(option_keys(st, str(st.legal_moves()[0])))

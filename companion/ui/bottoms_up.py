@@ -610,13 +610,18 @@ def gone_lines(gone: dict[str, list[Piece]]) -> list[str]:
 
 class Pages(Report):
     """Pre-formatted lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
-    page; OK closes it (and calls ``then``), BACK closes it."""
+    page; OK closes it (and calls ``then``), BACK closes it. With
+    ``read_through`` (a check's verdict, whose first difference and legal
+    result come after the verdict itself) OK first turns to the next page
+    while lines below have never been on screen."""
 
     def __init__(self, title: str, lines: list[str], *, right: str = "",
-                 then: Callable[["App"], Any] | None = None, banner: str = ""):
+                 then: Callable[["App"], Any] | None = None, banner: str = "", read_through: bool = False):
         super().__init__(title, [], right=right, banner=banner)
         self.lines = [w for line in lines for w in ([line] if len(line) <= LINE_CHARS else log_lines([line]))]
         self.then = then
+        self.read_through = read_through
+        self.seen_to = self.shown
 
     def on_key(self, key: Key, app: "App") -> None:
         last = max(0, len(self.lines) - self.shown)
@@ -630,10 +635,13 @@ class Pages(Report):
             self.offset = max(0, self.offset - self.shown)
         elif key == Key.BACK:
             app.pop()
+        elif key == Key.OK and self.read_through and self.seen_to < len(self.lines):
+            self.offset = min(last, self.offset + self.shown)
         elif key == Key.OK:
             app.pop()
             if self.then:
                 self.then(app)
+        self.seen_to = max(self.seen_to, self.offset + self.shown)
 
 
 def log_lines(lines: list[str]) -> list[str]:

@@ -333,4 +333,5 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
     lines.append(_("OK: what next"))
     # the verdict in the large font, legible from across the table (issue 13)
     banner = _("RIGHT") if r.reachable else _("DIFFERS") if r.complete else _("NOT FOUND")
-    return Pages(title, lines, then=then, banner=banner)  # BU-13
+    # OK reads it through before what next: the difference and the legal result are below
+    return Pages(title, lines, then=then, banner=banner, read_through=True)  # BU-13
