@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from .engine import CHANCE, Move, State
 from .errors import CompanionError
+from .names import short_names
 from .records import Event, Fold, new_state
 
 __all__ = [
@@ -244,6 +245,8 @@ def name_totals(items: Sequence[GameSummary]) -> list[NameTotals]:
 # ---------------------------------------------------------------- PNG score sheet
 
 SHEET_WIDTH = 800
+MOVE_MIN_W = 196  # pixels the move column keeps on a PNG sheet, however many players (5 keep columns of 100)
+SCORE_MIN_W = 64  # the narrowest score column (a name on two lines, a 3-digit score)
 MAX_SHEET_ROWS = 60
 
 
@@ -298,7 +301,7 @@ def _clip(d, text: str, font, width: float) -> str:
     return text + "~"
 
 
-MAX_MOVE_LINES = 3
+MAX_MOVE_LINES = 4
 
 
 def _wrap(d, text: str, font, width: float, max_lines: int = MAX_MOVE_LINES) -> list[str]:
@@ -350,12 +353,18 @@ def _header_names(d, names: Sequence[str], width: float) -> tuple[Any, list[list
         if all(x is not None for x in lines):
             return font, [x for x in lines if x is not None]
     font = _font(13)
-    return font, [_name_lines(d, n, font, width) or [_clip(d, n, font, width)] for n in names]
+    # else shortened alike and distinct (names.short_names), as on the screens, never cut to a "~"
+    for k in range(max(map(len, names), default=1), 0, -1):
+        short = short_names(list(names), k)
+        lines = [_name_lines(d, n, font, width) for n in short]
+        if all(x is not None for x in lines):
+            return font, [x for x in lines if x is not None]
+    return font, [[_clip(d, n, font, width)] for n in names]
 
 
 def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     """A white PNG-ready RGB image: title, players, one row per score change
-    (what happened wrapped on up to three lines, so the combo turned in is
+    (what happened wrapped on up to four lines, so the combo turned in is
     read whole), totals (the winners' column marked) and the result. The
     players' names head their columns in one size: the largest all of them
     fit in."""
@@ -364,7 +373,10 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     big, mid, small = _font(30), _font(20), _font(18)
     pad, row_h, line_h = 24, 30, 22
     n_players = len(data["header"]) - 2
-    col_w = 100 if n_players else 0
+    # the move keeps room to be read (MOVE_MIN_W): more players narrow the score columns
+    # (to SCORE_MIN_W), then widen the sheet (Bag of Ice seats up to 12, B-3)
+    col_w = min(100, max(SCORE_MIN_W, (width - 2 * pad - 56 - MOVE_MIN_W) // n_players)) if n_players else 0
+    width = max(width, 2 * pad + 56 + MOVE_MIN_W + col_w * n_players)
     x_turn, x_move = pad, pad + 56
     x_scores = width - pad - col_w * n_players
     move_w = max(80, x_scores - x_move - 8)

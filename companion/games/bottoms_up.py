@@ -571,7 +571,7 @@ class BottomsUpState(State):
         """The scores come at the end (BU-11): the move that ended the game is not what scored."""
         if self.phase != Phase.OVER:
             return None
-        return "stash empty, game over: the stacks score (BU-10, BU-11)"
+        return "game over: the stacks score (BU-11)"
 
     def describe(self, move: Move) -> str:
         who = self.players[self.active] if self.players else "?"
