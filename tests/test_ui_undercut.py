@@ -560,3 +560,20 @@ def test_the_bag_option_is_offered_at_the_full_table_only_U14_U15(tmp_path, lang
         assert "bag" not in game_screen(app).session.setup
     finally:
         set_language("en")
+
+
+def test_hold_back_on_a_round_summary_asks_the_undo_question(tmp_path):
+    """QA pass 2: hold BACK was ignored on the pages a move showed (the round
+    summary after a pass, U-11): they close and the game's undo question opens."""
+    from companion.config import Settings
+    app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # 3 players, full table, virtual bag
+    for _ in range(200):
+        if isinstance(app.top, Report) and any(isinstance(s, UndercutScreen) for s in app.stack):
+            break
+        press(app, "ok")
+    assert isinstance(app.top, Report)
+    under = [s for s in app.stack if isinstance(s, UndercutScreen)][-1]
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: ")
+    assert app.stack[app.stack.index(under) + 1] is app.top  # the pages closed, the box over the game

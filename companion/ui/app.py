@@ -159,6 +159,8 @@ class App:
     def handle(self, key: Key) -> None:
         """One input event. Errors the user caused become a message."""
         try:
+            if key == Key.HOLD_BACK:
+                self._pages_give_way_to_undo()
             self.top.on_key(key, self)
         except JournalWriteError as e:
             self.last_error = str(e)
@@ -166,6 +168,18 @@ class App:
         except CompanionError as e:
             self.last_error = str(e)
             self.message(plain(str(e)), title=_("Not allowed"))
+
+    def _pages_give_way_to_undo(self) -> None:
+        """Hold BACK on pages a move showed over its game (a round summary, a
+        turn's result, the tray's stacks) asks the game's undo question: the
+        pages close first, as BACK would close them (QA pass 2)."""
+        from .common import Report
+        k = len(self.stack) - 1
+        while k > 0 and isinstance(self.stack[k], Report):
+            k -= 1
+        if k < len(self.stack) - 1 and hasattr(self.stack[k], "ask_undo"):
+            while len(self.stack) - 1 > k:
+                self.pop()
 
     def frame(self) -> Image.Image:
         c = Canvas()
