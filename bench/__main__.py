@@ -399,6 +399,7 @@ def bus_note(fig: dict) -> str:
     share = fig.get("share_navigation")
     if nav is None or other is None:
         return ""
+    nav, other = (f"{v:g}" for v in (nav, other))  # a median of bytes: 654, not 654.0
     return (f"* **Why the median bus bytes are what they are.** A navigation press (UP, DOWN, LEFT, RIGHT: "
             f"{share:.0%} of the scripted presses) moves a cursor or a page: median {nav} bytes. An OK, BACK "
             f"or hold mostly plays a move or opens another screen: median {other} bytes. The scripted games "
