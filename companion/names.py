@@ -70,6 +70,13 @@ def _elide(name: str, others: Sequence[str], width: int, letters: int) -> str:
     return head + tail
 
 
+def reads_as(short: str, name: str) -> bool:
+    """``short`` is ``name``'s start, or the start of its initials form ("M-Claire"
+    for "Marie-Claire"): a table reads it as that player at a glance. Forms that
+    take letters from the middle ("Maen" for "Maximilienne") do not."""
+    return name.startswith(short) or _initials(name).startswith(short)
+
+
 def short_names(names: Sequence[str], width: int) -> tuple[str, ...]:
     """Every name in at most ``width`` characters, the same rule for every
     screen (only the width differs), recognisable, and distinct whenever the

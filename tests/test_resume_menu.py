@@ -124,7 +124,8 @@ def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
     app.top.items[1].action(app)  # Other games
     CLIPS.reset()
     rows = [it.label for it in app.top.items]
-    assert rows == ["Bottoms Up (5)", "Bottoms Up (5)"]  # one line each: the names do not fit
+    # one line each: all five names do not fit, the first one and how many more do
+    assert sorted(rows) == ["Bottoms Up: Ann +4", "Bottoms Up: Élodi +4"]
     seen = []
     for _i in range(2):
         drawn = _menu_text(app)
@@ -133,3 +134,19 @@ def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
         app.handle(Key.DOWN)
     assert sorted(seen) == sorted(["Bottoms Up\nAnn,Bob,Cy,Dee,Eve", "Bottoms Up\nÉlo,Max,Zoë,Ann,Bjø"])
     assert CLIPS.count == 0, CLIPS.examples
+
+
+def test_similar_names_are_named_by_the_first_ones_and_how_many_more(tmp_path):
+    """QA pass 2: Maximilienne and Maximiliana read "Maen" and "Maan" in the Resume
+    lines: forms taken from the middle of names, which nobody reads as a player.
+    Where every name cannot keep its start, the first ones do, then "+N"."""
+    app = make_app(tmp_path)
+    names = ["Maximilienne", "Éléonore", "Maximiliana", "Jeanne-Marie", "Marie-Claude"]
+    Session.start(app.journal, "bottoms_up", {"players": names}, random.Random(1))
+    app.home()
+    game, players = app.top.footer.split("\n")
+    assert game == "Bottoms Up" and len(players) <= 20
+    shown, more = players.rsplit(" +", 1)
+    parts = shown.split(", ")
+    assert int(more) == len(names) - len(parts) and parts
+    assert all(names[i].startswith(p) or p.startswith("M-") for i, p in enumerate(parts)), parts
