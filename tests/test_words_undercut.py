@@ -404,3 +404,31 @@ def test_a_stack_short_of_a_size_names_each_piece_U7():
     P = Piece.parse
     assert stack_lines([[P("rL"), P("kS")], [P("yL"), P("yM"), P("gS")]]) == [
         "A: large red", "   small black", "B: large yellow", "   medium yellow", "   small green"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path, language):
+    """QA pass 2: "tie broken by pips / Mud 5 Mhl 3 Maxi 4" for Marie-Claude,
+    Marie-Chloé, Maximilienne: no table reads "Mud" as Marie-Claude. Where the
+    line's room leaves only such forms, the figures are left to the scores page."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from companion.names import reads_as
+    from companion.ui.draw import Canvas
+    names = ["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana"]
+    app = make_app(tmp_path, settings=Settings(players=names))
+    press(app, "ok,ok,up,ok,ok,down,ok,up,ok")  # 5 players, score sheet
+    st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
+    over = replace(st, phase="over", winners=(2,), tied=(1, 2, 3), tb_pips=(None, 5, 3, 4, None),
+                   detail="tie on score broken by fewest pips in hand (U-13)")
+    i18n.set_language(language)
+    draw.DRAWN = drawn = []
+    UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
+    assert i18n._("tie broken by pips") in drawn
+    last = drawn[-1].split()
+    if last[-1].isdigit():  # the tie line: every name in it reads as its player
+        shown = last[0::2]
+        assert all(reads_as(x, n) for x, n in zip(shown, names[1:4])), drawn[-1]
+    else:
+        assert drawn[-1] == i18n._("OK: all scores")

@@ -47,7 +47,7 @@ from ..games.undercut_moves import (
 )
 from ..i18n import N_, _, ngettext, pgettext
 from ..io import Key
-from ..names import NAME_MAX, short_names
+from ..names import NAME_MAX, reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
 from .base import SessionScreen, state_as
@@ -731,8 +731,10 @@ class UndercutScreen(SessionScreen):
                 figures.append(cnt if stage == "pieces" and cnt is not None else pips[i])
             digits = max(len(str(f)) for f in figures)
             width = (LINE - (len(figures) - 1)) // len(figures) - 1 - digits
-            if width >= 2:
-                names = short_names(st.players, width)
+            names = short_names(st.players, max(1, width))
+            # only forms a table reads as their players ("Mud" for Marie-Claude is none):
+            # else the figures are on the scores page, which OK opens
+            if width >= 2 and all(reads_as(names[i], st.players[i]) for i in seats):
                 c.center(y + LINE_H, " ".join(f"{names[i]} {f}" for i, f in zip(seats, figures)))
                 return
         else:
