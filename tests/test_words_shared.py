@@ -178,3 +178,14 @@ def test_the_settings_title_follows_the_language_switched_on_it(tmp_path):
     finally:
         draw.DRAWN = None
         set_language("en")
+
+
+def test_a_count_stays_with_its_word():
+    """The French bid picker wrapped "À battre : 3 enc., 1" above "pce (Anne)"; the
+    count goes down with its word, in the shared wrap (it was a private glue in
+    one screen)."""
+    from companion.ui.draw import wrap
+
+    assert wrap("À battre : 3 enc., 1 pce (Anne)", 20) == ["À battre : 3 enc.,", "1 pce (Anne)"]
+    for line in wrap("To beat: 12 pips, 4 pieces", 14):
+        assert not line.split()[-1].isdigit(), line

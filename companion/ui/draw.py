@@ -205,13 +205,16 @@ PIECE_CODE = re.compile(f"[{''.join(c.letter for c in Color)}][{''.join(z.letter
 """A piece code in a text (``rL``, ``kS,``: ``str(Piece)``): a list of them is wrapped as one word."""
 POINTS = re.compile(r"[+-]\d+[.,;]?")
 """Points won or lost (``+2``, ``-8,``): they stay with the word before them."""
+COUNT = re.compile(r"\d+")
+"""A count (``3`` in "3 pips", "1 pce"): it stays with the word after it."""
 
 
 def words(para: str, width: int) -> list[str]:
     """The words of ``para`` for wrapping: a lone ``?``, ``!``, ``:``, ``;`` or
     ``»`` stays with the word before it and ``«`` with the word after it
     (French typography puts a space there: "Annuler : P1 garde 0 ?"), points
-    (``+2``) stay with the word before them, and a list of piece codes stays
+    (``+2``) stay with the word before them, a count with the word after it
+    ("3 pips", "1 pce"), and a list of piece codes stays
     whole ("rL rM kS", never "rL rM" above "kS"), when they fit on a line of
     ``width``."""
     out: list[str] = []
@@ -223,7 +226,7 @@ def words(para: str, width: int) -> list[str]:
             out[-1] += " " + w
         else:
             out.append(w)
-        glue = w in CLINGS_RIGHT
+        glue = w in CLINGS_RIGHT or COUNT.fullmatch(w) is not None
         code = is_code and w[-1] not in ".,;"
     return out
 

@@ -34,7 +34,6 @@ stacks and pieces; the "Why" page gives their legend.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -62,7 +61,6 @@ if TYPE_CHECKING:  # pragma: no cover
 GAME = "undercut"
 COMBO_WORD = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
 LINE = WIDTH // CHAR_W  # 21 characters in a line
-GLUE = "\ue000"  # a space ``wrap`` does not break at (a private-use character, never drawn)
 BIG = 2  # the large font's scale: 12 px a character, 10 characters a line
 BIG_CHARS = WIDTH // (CHAR_W * BIG)
 
@@ -824,11 +822,10 @@ class BidPicker(CursorScreen):
         st = self.state
         names = [st.players[seat]] + [short_names(st.players, w)[seat] for w in range(NAME_MAX - 1, 2, -1)]
         for name in dict.fromkeys(names):
-            for v in value_forms(value):
-                glued = re.sub(r"(\d) ", "\\1" + GLUE, v)  # a number stays with its word: "1 pce"
-                lines = wrap(_("To beat: {value} ({name})").format(value=glued, name=name), LINE)
+            for v in value_forms(value):  # wrap keeps a number with its word: "1 pce"
+                lines = wrap(_("To beat: {value} ({name})").format(value=v, name=name), LINE)
                 if len(lines) <= 2:
-                    return [line.replace(GLUE, " ") for line in lines]
+                    return lines
         lines = wrap(_("To beat: {value}").format(value=value_forms(value)[-1]), LINE)
         return lines[:1] + [" ".join(lines[1:])] if len(lines) > 2 else lines  # (then cut, and counted)
 
