@@ -77,6 +77,34 @@ def reads_as(short: str, name: str) -> bool:
     return name.startswith(short) or _initials(name).startswith(short)
 
 
+def listed(names: Sequence[str], room: int, *, least: int = 1, seps: Sequence[str] = (", ", ","),
+           more: bool = True) -> str | None:
+    """Every player in one line of at most ``room`` characters ("Ann, Bob, Cy",
+    "Élo,Max,Zoë"), the longest forms first, each shortened alike and read as
+    its player (``reads_as``); else (with ``more``) the first ones and how many
+    more ("Maximilienne +4": similar names in 3 or 4 letters, "Maen", "Maan",
+    name nobody); else the tightest list down to ``least`` characters a name.
+    ``None`` when nothing fits. The rows of the main menu and of History."""
+    for w in range(NAME_MAX, max(least, 2) - 1, -1):
+        short = short_names(names, w)
+        if not all(reads_as(x, n) for x, n in zip(short, names)) or len(set(short)) < len(set(names)):
+            continue
+        for sep in seps:
+            if len(text := sep.join(short)) <= room:
+                return text
+    for k in range(len(names) - 1 if more else 0, 0, -1):
+        for w in range(NAME_MAX, 4, -1):
+            short = short_names(names, w)
+            text = ", ".join(short[:k]) + f" +{len(names) - k}"
+            if len(text) <= room and all(reads_as(x, n) for x, n in zip(short[:k], names)):
+                return text
+    for w in range(NAME_MAX, least - 1, -1):
+        for sep in seps:
+            if len(text := sep.join(short_names(names, w))) <= room:
+                return text
+    return None
+
+
 def short_names(names: Sequence[str], width: int) -> tuple[str, ...]:
     """Every name in at most ``width`` characters, the same rule for every
     screen (only the width differs), recognisable, and distinct whenever the

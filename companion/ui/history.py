@@ -64,22 +64,15 @@ def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
     the players ("05-01 Ann,Bob"), shortened alike; where they would be cut to a
     letter or two, the day and the time ("11-26 14:05"), which tell two games of a
     day apart, with the players if they still fit. Never cut (QA #15)."""
-    from ..names import short_names
+    from ..names import listed
     left = room - len(session_result(s)) - 1
     day, time = s.created[5:10], s.created[11:16]
-
-    def players(width: int, least: int) -> str | None:
-        for w in range(12, least - 1, -1):
-            text = ",".join(short_names(list(s.players), w))
-            if len(text) <= width:
-                return text
-        return None
     if not s.players:
         return f"{day} #{s.id}" if len(f"{day} #{s.id}") <= left else f"{day} {time}"
-    text = players(left - len(day) - 1, 3)
+    text = listed(s.players, left - len(day) - 1, least=3, seps=(",",), more=False)
     if text is not None:
         return f"{day} {text}"
-    text = players(left - len(day) - len(time) - 2, 2)
+    text = listed(s.players, left - len(day) - len(time) - 2, least=2, seps=(",",), more=False)
     return f"{day} {time} {text}" if text is not None else f"{day} {time}"
 
 

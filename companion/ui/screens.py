@@ -87,48 +87,23 @@ def session_label(app: "App", sid: int, width: int = 20, *, lines: int = 1) -> s
     (``short_names``) as little as the line allows. With ``lines`` = 2 (the
     main menu's last lines) the players get a line of their own under the
     game's title ("Bottoms Up" / "Élo,Max,Zoë,Ann,Bjø"): at 20 characters a
-    line, beside the title they would be cut to a letter or two. A name is only
-    ever shown by its start (or "M-Claire", names.reads_as): where every name
-    cannot be, the first ones are and then how many more ("Maximilienne +4").
-    Nothing is cut: in one line, where no name fits, the number of players does."""
-    from ..names import reads_as, short_names
+    line, beside the title they would be cut to a letter or two. The list is
+    ``names.listed``: a name only by a form that reads as it, else the first
+    ones and how many more ("Maximilienne +4"). Nothing is cut: in one line,
+    where no name fits, the number of players does."""
+    from ..names import listed
     info = app.journal.session(sid)
     title = title_of(info.game)
     names = info.setup.get("players") if isinstance(info.setup, dict) else None
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         return _first_fitting([f"{title} #{sid}", title], width)
 
-    def listed(room: int, least: int) -> str | None:
-        # every name, the longest forms first, while each still reads as its player
-        # (its start, or "M-Claire"); else the first names and how many more ("Maximilienne
-        # +3": similar names in 3 or 4 letters, "Maen", "Maan", name nobody); else tighter
-        for w in range(12, max(least, 2) - 1, -1):
-            short = short_names(names, w)
-            if not all(reads_as(x, n) for x, n in zip(short, names)) or len(set(short)) < len(set(names)):
-                continue
-            for sep in (", ", ","):
-                text = sep.join(short)
-                if len(text) <= room:
-                    return text
-        for k in range(len(names) - 1, 0, -1):
-            for w in range(12, 4, -1):
-                short = short_names(names, w)
-                text = ", ".join(short[:k]) + f" +{len(names) - k}"
-                if len(text) <= room and all(reads_as(x, n) for x, n in zip(short[:k], names)):
-                    return text
-        for w in range(12, least - 1, -1):
-            for sep in (", ", ","):
-                text = sep.join(short_names(names, w))
-                if len(text) <= room:
-                    return text
-        return None
-
     if lines >= 2 and len(title) <= width:  # the game's title, the players under it
-        alone = listed(width, 1)
+        alone = listed(names, width)
         if alone is not None:
             return f"{title}\n{alone}"
     labelled = _("{game}: {players}")
-    one = listed(width - len(labelled.format(game=title, players="")), 1)
+    one = listed(names, width - len(labelled.format(game=title, players="")))
     if one is not None:
         return labelled.format(game=title, players=one)
     n = len(names)
