@@ -621,7 +621,6 @@ class Pages(Report):
         self.lines = [w for line in lines for w in ([line] if len(line) <= LINE_CHARS else log_lines([line]))]
         self.then = then
         self.read_through = read_through
-        self.seen_to = self.shown
 
     def on_key(self, key: Key, app: "App") -> None:
         last = max(0, len(self.lines) - self.shown)
@@ -635,7 +634,7 @@ class Pages(Report):
             self.offset = max(0, self.offset - self.shown)
         elif key == Key.BACK:
             app.pop()
-        elif key == Key.OK and self.read_through and self.seen_to < len(self.lines):
+        elif key == Key.OK and self.read_through and self.unseen():  # Report's paging, on request
             self.offset = min(last, self.offset + self.shown)
         elif key == Key.OK:
             app.pop()
