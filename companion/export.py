@@ -346,7 +346,8 @@ def _name_lines(d, name: str, font, width: float) -> list[str] | None:
 
 def _header_names(d, names: Sequence[str], width: float) -> tuple[Any, list[list[str]]]:
     """The players' names over their columns, all in one size: the largest in
-    which every one fits whole (on up to two lines); else the smallest, cut."""
+    which every one fits whole (on up to two lines); else the smallest, with
+    the names shortened alike and distinct (``short_names``)."""
     for size in (20, 18, 16, 14, 13):
         font = _font(size)
         lines = [_name_lines(d, n, font, width) for n in names]
