@@ -18,6 +18,7 @@ them distinct, and never adds a digit or a mark.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Sequence
@@ -106,6 +107,13 @@ def listed(names: Sequence[str], room: int, *, least: int = 1, seps: Sequence[st
 
 
 def short_names(names: Sequence[str], width: int) -> tuple[str, ...]:
+    """``_short_names`` (below), remembered: screens ask it for the same table
+    and width on every frame, and a list of names tries many widths."""
+    return _short_names(tuple(names), width)
+
+
+@functools.lru_cache(maxsize=512)
+def _short_names(names: tuple[str, ...], width: int) -> tuple[str, ...]:
     """Every name in at most ``width`` characters, the same rule for every
     screen (only the width differs), recognisable, and distinct whenever the
     full names are; never a digit or a mark added.
