@@ -49,3 +49,17 @@ def test_undercut_scores_name_each_player_recognisably(tmp_path):
     words = name_words(texts)
     assert {"M-Clai", "M-Clau", "M-Chlo", "Maxenn", "Maxana"} <= words
     assert not words & {"MarieC", "Mariel", "Marie-", "Maximl", "Maximi"}
+
+
+def test_bottoms_up_titles_name_the_active_player_recognisably(tmp_path):
+    """QA 2 #3: "Mi: new color for rS", "M-Cir: rS on A  turn 1". A title takes
+    its shorter wording, or leaves out its turn tag, rather than a form of the
+    name nobody reads as the player (names.reads_as)."""
+    app = make_app(tmp_path, settings=Settings(players=QA, seed=5))
+    # New game, Bottoms Up, 4 players, the secret colors shown one by one, then
+    # P1 puts a small blue on A (a red small): the blue choice for it
+    texts = drawn(app, "ok,down,down,ok,ok,ok,ok" + ",hold-ok,release" * 4
+                  + ",ok,ok,down,ok,down,down,ok,down,down,down,down,ok,down,ok,ok,ok")
+    assert "M-Claire: recolor rS" in texts
+    texts = drawn(app, "ok")  # blue chosen: the turn's result, its turn tag left out for the name
+    assert "Marie-Claire: bS on A" in texts and "turn 1" not in texts

@@ -43,7 +43,7 @@ from ..games.bottoms_up import (
 )
 from ..i18n import _, ngettext, pgettext
 from ..io import Key
-from ..names import short_names
+from ..names import reads_as, short_names
 from ..pieces import Color, Piece, Size
 from ..session import Session
 from .base import SessionScreen, state_as
@@ -74,12 +74,34 @@ def legend_lines() -> list[str]:
             _("S small, M medium,"), _("L large")]
 
 
-def named(template: str, names: Sequence[str], seat: int, room: int = TITLE_CHARS, **kw: Any) -> str:
+def _named(template: str, names: Sequence[str], seat: int, room: int, kw: dict[str, Any]) -> tuple[str, bool]:
+    """``template`` with the seat's name shortened to fit ``room`` characters
+    (``short_names``: alike for every seat), and whether the table reads that
+    form as the player (``reads_as``: "M-Claire" yes, "Mi" no)."""
+    short = short_names(names, max(1, room - len(template.format(name="", **kw))))[seat]
+    return template.format(name=short, **kw), reads_as(short, names[seat])
+
+
+def named(template: str | Sequence[str], names: Sequence[str], seat: int, room: int = TITLE_CHARS,
+          **kw: Any) -> str:
     """A translated ``template`` with ``{name}``: the seat's name, shortened
     the same way for every seat (``short_names``) so that the whole text
-    fits ``room`` characters (a local helper: nothing shared needed)."""
-    rest = len(template.format(name="", **kw))
-    return template.format(name=short_names(names, max(1, room - rest))[seat], **kw)
+    fits ``room`` characters (a local helper: nothing shared needed).
+    ``template`` may be a list of wordings, longest first: the first one
+    that leaves room for a form read as the player is used, else the first."""
+    templates = [template] if isinstance(template, str) else list(template)
+    tried = [_named(t, names, seat, room, kw) for t in templates]
+    return next((text for text, reads in tried if reads), tried[0][0])
+
+
+def named_title(template: str, names: Sequence[str], seat: int, right: str, **kw: Any) -> tuple[str, str]:
+    """A title bar's text and ``right`` tag: the tag is left out when keeping
+    it would shorten the seat's name past reading ("M-Cir: rS on A  turn 1"
+    becomes "Marie-Claire: rS on A")."""
+    text, reads = _named(template, names, seat, title_room(right), kw)
+    if right and not reads:
+        return _named(template, names, seat, TITLE_CHARS, kw)[0], ""
+    return text, right
 
 
 def title_room(right: str = "") -> int:
@@ -679,7 +701,7 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
         template = _("{name}: {piece} on {target}, so far") if m.target else _("{name}: {piece}, so far")
     else:
         template = _("{name}: {piece} on {target}") if m.target else _("{name}: {piece}")
-    title = named(template, before.players, before.active, title_room(right), piece=m.piece, target=m.target)
+    title, right = named_title(template, before.players, before.active, right, piece=m.piece, target=m.target)
     out = field_lines(st, changed, marks=True, gone=gone_lines(removed_stacks(session, start, end)))
     out.append(_("steps so far:") if so_far else _("steps:"))
     out += log_lines(lines)
@@ -1003,8 +1025,9 @@ class BottomsUpScreen(SessionScreen):
             g, i, p = at
             blue = kind == Kind.BLUE
             # BU-8: the active player's choice
-            template = _("{name}: new color for {piece}") if blue else _("{name}: move {piece} to")
-            c.title(named(template, st.players, st.active, piece=p))
+            templates = ([_("{name}: new color for {piece}"), _("{name}: recolor {piece}")] if blue
+                         else [_("{name}: move {piece} to"), _("{name}: move {piece}")])
+            c.title(named(templates, st.players, st.active, piece=p))
             head = _("in {label}:") if blue else _("from {label}:")
             self.draw_context(c, head.format(label=g.label), g.pieces, i)
         elif kind == Kind.REVEAL:  # BU-3: colors drawn at the table
