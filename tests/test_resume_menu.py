@@ -129,8 +129,8 @@ def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
     seen = []
     for _i in range(2):
         drawn = _menu_text(app)
-        seen.append(app.top.footer)
-        assert app.top.footer.split("\n")[1] in drawn
+        seen.append("\n".join(app.top.footer_lines()))
+        assert app.top.footer_lines()[1] in drawn
         app.handle(Key.DOWN)
     assert sorted(seen) == sorted(["Bottoms Up\nAnn,Bob,Cy,Dee,Eve", "Bottoms Up\nÉlo,Max,Zoë,Ann,Bjø"])
     assert CLIPS.count == 0, CLIPS.examples

@@ -104,6 +104,13 @@ def named_title(template: str, names: Sequence[str], seat: int, right: str, **kw
     return text, right
 
 
+def slow_ok(key: Key) -> Key:
+    """A hold of OK as an OK, on the turn, size, target and choice screens.
+    BU-3: a secret color is shown only where a player asks for it (the session
+    menu's Secret colors), never by a slow press the whole table can see."""
+    return Key.OK if key == Key.HOLD_OK else key
+
+
 def title_room(right: str = "") -> int:
     """Characters a title bar has beside its ``right`` tag."""
     return TITLE_CHARS - (len(right) + 1 if right else 0)
@@ -786,8 +793,7 @@ class TargetPicker(Menu):
 
     def on_key(self, key: Key, app: "App") -> None:
         items = self.items
-        if key == Key.HOLD_OK:  # a slow OK is an OK (BU-3: it never shows a secret color)
-            key = Key.OK
+        key = slow_ok(key)
         if key in (Key.LEFT, Key.RIGHT) and items:
             self.index = (self.index + (1 if key == Key.RIGHT else -1)) % len(items)
             key = Key.OK
@@ -1122,10 +1128,7 @@ class BottomsUpScreen(SessionScreen):
         st: BottomsUpState = self.state
         rows = self.sync()
         kind = self.decision().kind
-        if key == Key.HOLD_OK:
-            # BU-3: a slow OK is an OK. A secret color is shown only where a player
-            # asks for it (the session menu's Secret colors), never by a long press.
-            key = Key.OK
+        key = slow_ok(key)
         if kind == Kind.OVER:
             if key in (Key.OK, Key.LEFT, Key.RIGHT):
                 app.push(scores_screen(st))
@@ -1165,8 +1168,7 @@ class SizeStage(Screen):
 
     def on_key(self, key: Key, app: "App") -> None:
         grid = self.grid
-        if key == Key.HOLD_OK:  # a slow OK is an OK (BU-3: it never shows a secret color)
-            key = Key.OK
+        key = slow_ok(key)
         if key in (Key.HOLD_BACK, Key.RELEASE):
             return
         picked = grid.key(key)

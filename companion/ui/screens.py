@@ -161,13 +161,9 @@ class OtherGames(Menu):
         self.others = others
         super().__init__(_("Unfinished"), [Item(label, bound(_open_from_home, sid)) for sid, label, _two in others])
 
-    @property
-    def footer(self) -> str:
-        return self.others[min(self.index, len(self.others) - 1)][2] if self.others else ""
-
-    @footer.setter
-    def footer(self, value: str) -> None:
-        pass  # drawn from the cursor's session
+    def footer_lines(self) -> list[str]:
+        """The cursor's session by its game and players."""
+        return self.others[min(self.index, len(self.others) - 1)][2].split("\n") if self.others else []
 
 
 class NewGameMenu(Menu):

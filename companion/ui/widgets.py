@@ -206,8 +206,12 @@ class Menu(CursorScreen):
     def heading(self) -> tuple[str, str]:
         return self.title, self.right
 
+    def footer_lines(self) -> list[str]:
+        """The lines under the list (``footer``; a menu may draw them from its cursor)."""
+        return self.footer.split("\n") if self.footer else []
+
     def shown(self) -> int:
-        return ROWS - (len(self.footer.split("\n")) if self.footer else 0)
+        return ROWS - len(self.footer_lines())
 
     def render(self, c: Canvas) -> None:
         items = self.items
@@ -220,10 +224,9 @@ class Menu(CursorScreen):
                 right = ""  # the title is not cut for it: the scroll bar shows the place too
         c.title(title, right)
         self.list.render(c, items, 0, n)
-        if self.footer:
-            footer = self.footer.split("\n")
-            for i, line in enumerate(footer):
-                c.row(ROWS - len(footer) + i, line)
+        footer = self.footer_lines()
+        for i, line in enumerate(footer):
+            c.row(ROWS - len(footer) + i, line)
 
     def on_key(self, key: Key, app: "App") -> None:
         items = self.items
