@@ -301,6 +301,11 @@ def test_two_size_face_asks_the_size_with_each_bust_chance_B4_B9(tmp_path):
     labels = [r.label for r in game_screen(app).rows()]  # B-8: only larges, the bust color last
     assert labels == ["yellow yL", "green gL", "cyan cL", "purple pL", "red rL", "Rule broken: bust"]
     assert game_screen(app).rows()[4].right == "BUST"
+    # each piece says how many the bag holds, the last one too (QA 3: "1 left" was blank)
+    bag = state(app).bag
+    assert [r.right for r in game_screen(app).rows()[:4]] == [
+        f"{n} left" for n in (bag.count(Piece.parse(t)) for t in ("yL", "gL", "cL", "pL"))]
+    assert bag.count(Piece.parse("yL")) == 1
 
 
 def test_red_piece_busts_with_a_clear_screen_B4(tmp_path):
@@ -742,3 +747,22 @@ def test_the_odds_title_keeps_a_12_character_name_whole_B9(tmp_path, language):
     finally:
         drawing.DRAWN = None
         i18n.set_language("en")
+
+
+def test_the_winner_screen_names_every_other_total_or_says_how_many_more():
+    """QA 3: with four players the winner screen's last line dropped the third
+    other total without a sign ("Ann 41  Bob 30", Dee 25 missing)."""
+    from companion.games.bag_of_ice import position
+    from companion.ui.bag_of_ice import COLS, others_line
+    st = position({"players": ["Cat", "Ann", "Bob", "Dee"]}, totals=[60, 41, 30, 25])
+    assert others_line(st, 0) == "Ann 41 Bob 30 Dee 25"  # two spaces apart do not fit: one
+    st = position({"players": ["Cat", "Ann", "Bob"]}, totals=[60, 41, 30])
+    assert others_line(st, 0) == "Ann 41  Bob 30"
+    long = ["Alexandrinas", "Bartholomews", "Christophers", "Maximilianus"]
+    st = position({"players": long}, totals=[60, 41, 30, 25])
+    line = others_line(st, 0)
+    assert len(line) <= COLS and all(f" {n}" in line for n in (41, 30, 25))  # every total, shorter names
+    st = position({"players": [f"P{i}" for i in range(1, 13)]}, totals=[60] + list(range(11, 0, -1)))
+    line = others_line(st, 0)
+    assert len(line) <= COLS and line.startswith("P2 11") and "+" in line
+    assert int(line.rsplit("+", 1)[1]) + sum(1 for w in line.split() if w.startswith("P")) == 11

@@ -432,3 +432,13 @@ def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path
         assert all(reads_as(x, n) for x, n in zip(shown, names[1:4])), drawn[-1]
     else:
         assert drawn[-1] == i18n._("OK: all scores")
+
+
+def test_a_bid_value_keeps_the_plural_of_pips_while_there_is_room():
+    """QA 3: the picker's row read "Bid: 4 pip, 2 pc" where "4 pips, 2 pc" fits
+    (20 characters a row): the abbreviated pips come only after that."""
+    from companion.ui.undercut import value_forms
+    assert value_forms((4, 2)) == ["4 pips, 2 pieces", "4 pips, 2 pc", "4 pip, 2 pc", "4 pip,2 pc"]
+    assert value_forms((1, 1))[:2] == ["1 pip, 1 piece", "1 pip, 1 pc"]
+    assert value_forms((0, 0)) == ["marker only"]
+    assert next(t for t in ["Bid: " + v for v in value_forms((4, 2))] if len(t) <= 20) == "Bid: 4 pips, 2 pc"

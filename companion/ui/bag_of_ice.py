@@ -141,6 +141,26 @@ def titled(template: str, st: BagOfIceState, seat: int | None, right: str = "") 
     return template.replace("{name}", short_of(st, seat, room))
 
 
+def others_line(st: BagOfIceState, winner: int, width: int = COLS) -> str:
+    """The other players by total on the winner screen's last line: all of
+    them with the longest names that fit ("Ann 41  Bob 30  Dee 25"); where
+    they cannot all fit, the first ones and "+N" for the rest, never a total
+    left out without a sign (the scoreboard, OK, has them all)."""
+    others = sorted((i for i in range(st.n) if i != winner), key=lambda i: (-st.totals[i], i))
+    for w in range(6, 2, -1):
+        short = short_names(st.players, w)
+        for sep in ("  ", " "):
+            line = sep.join(f"{short[i]} {st.totals[i]}" for i in others)
+            if len(line) <= width:
+                return line
+    short = short_names(st.players, 4)
+    for k in range(len(others) - 1, 0, -1):
+        line = " ".join(f"{short[i]} {st.totals[i]}" for i in others[:k]) + f" +{len(others) - k}"
+        if len(line) <= width:
+            return line
+    return f"+{len(others)}"
+
+
 def packed(entries: list[str], width: int = COLS - 1) -> list[str]:
     """``entries`` on as few lines of ``width`` as they fill, two spaces apart, none split."""
     lines = [""]
@@ -642,8 +662,7 @@ class BagOfIceScreen(SessionScreen):
             n = st.bag.count(m.piece)
             bust = m.piece.color == st.colors[0]
             return Item(f"{color_word(m.piece.color)} {m.piece}", act,
-                        right=_("BUST") if bust else (ngettext("{n} left", "{n} left", n).format(n=n)
-                                                      if n > 1 else ""))
+                        right=_("BUST") if bust else ngettext("{n} left", "{n} left", n).format(n=n))
         if isinstance(m, PickSize):  # B-9: bust chance and expected score (or win chance, B-10) per size
             o_ = self.advice().per_size[m.size]
             w = self.win()
@@ -844,15 +863,7 @@ class BagOfIceScreen(SessionScreen):
         room = (WIDTH - x) // CHAR_W
         c.text(x, TITLE_H + 21, first_fit(ngettext("point", "points", st.totals[w]), width=room))
         c.text(x, TITLE_H + 31, first_fit(_("target {n}").format(n=st.target), str(st.target), width=room))
-        others = sorted((i for i in range(st.n) if i != w), key=lambda i: (-st.totals[i], i))
-        short = short_names(st.players, 6)
-        line = ""
-        for i in others:  # the others by total, one line (all: OK, the scoreboard)
-            cell = f"{short[i]} {st.totals[i]}"
-            if len(line) + 2 + len(cell) > COLS:
-                break
-            line += ("  " if line else "") + cell
-        c.text(1, TITLE_H + 42, line)
+        c.text(1, TITLE_H + 42, others_line(st, w))
 
     # ------------------------------------------------------------ keys
 

@@ -117,9 +117,14 @@ def value_short(value: tuple[int, int]) -> str:
 
 
 def value_forms(value: tuple[int, int]) -> list[str]:
-    """A bid's value in words, then ever shorter: the longest that fits is shown."""
+    """A bid's value in words, then ever shorter: the longest that fits is shown
+    ("3 pips, 1 piece", "4 pips, 2 pc": the pips keep their plural while there is
+    room, "4 pip, 2 pc")."""
     short = value_short(value)
-    return [value_words(value), short, short.replace(", ", ",")]
+    if value == (0, 0):
+        return [short]
+    middle = pgettext("short bid value", "{pips}, {pieces} pc").format(pips=pips_text(value[0]), pieces=value[1])
+    return [value_words(value), middle, short, short.replace(", ", ",")]
 
 
 def mix_words(mix: str) -> str:
