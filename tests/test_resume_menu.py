@@ -21,7 +21,7 @@ def test_resume_offers_the_game_played_last_by_name_and_players(tmp_path):
     menu = app.top
     labels = [it.label for it in menu.items]
     assert labels[:2] == ["Resume", "Other games"]
-    assert menu.footer == "Bag of Ice\nAnn, Bob, Cy"  # the game, its players under it
+    assert "\n".join(menu.footer_lines()) == "Bag of Ice\nAnn, Bob, Cy"  # the game, its players under it
     menu.items[0].action(app)
     assert app.top.session.id == older.id
     app.home()
@@ -83,7 +83,7 @@ def test_resume_names_five_players_without_cutting(tmp_path):
             app.home()
             CLIPS.reset()
             drawn = _menu_text(app)
-            assert app.top.footer == f"{game_line}\nÉlo,Max,Zoë,Ann,Bjø"
+            assert "\n".join(app.top.footer_lines()) == f"{game_line}\nÉlo,Max,Zoë,Ann,Bjø"
             assert game_line in drawn and "Élo,Max,Zoë,Ann,Bjø" in drawn
             assert CLIPS.count == 0, CLIPS.examples
         finally:
@@ -103,7 +103,7 @@ def test_resume_names_three_players_whole_in_both_languages(tmp_path):
             app.home()
             CLIPS.reset()
             _menu_text(app)
-            assert app.top.footer == want
+            assert "\n".join(app.top.footer_lines()) == want
             assert CLIPS.count == 0
         finally:
             set_language("en")
@@ -144,7 +144,7 @@ def test_similar_names_are_named_by_the_first_ones_and_how_many_more(tmp_path):
     names = ["Maximilienne", "Éléonore", "Maximiliana", "Jeanne-Marie", "Marie-Claude"]
     Session.start(app.journal, "bottoms_up", {"players": names}, random.Random(1))
     app.home()
-    game, players = app.top.footer.split("\n")
+    game, players = app.top.footer_lines()
     assert game == "Bottoms Up" and len(players) <= 20
     shown, more = players.rsplit(" +", 1)
     parts = shown.split(", ")

@@ -766,3 +766,32 @@ def test_the_winner_screen_names_every_other_total_or_says_how_many_more():
     line = others_line(st, 0)
     assert len(line) <= COLS and line.startswith("P2 11") and "+" in line
     assert int(line.rsplit("+", 1)[1]) + sum(1 for w in line.split() if w.startswith("P")) == 11
+
+
+def test_a_game_ended_by_its_last_move_comes_back_after_a_restart(tmp_path):
+    """QA 3: a win (B-6) with the device stopping on it left nothing to resume:
+    the summary of the winning bank and the winner were not shown again, and
+    that bank could no longer be undone. The main menu offers the game played
+    last as "Last game" until it is left with "Leave"."""
+    from companion.ui.app import App
+    from companion.ui.screens import MainMenu
+    keys = ",".join([PHYSICAL_30] + STORY[:-1])  # all but the OK that closes the winning bank's summary
+    app = make_app(tmp_path, settings=NAMES)
+    press(app, keys)
+    assert state(app).phase == "over" and isinstance(app.top, Report)
+    # the device stops here; a new app on the same journal
+    again = App(Journal(str(tmp_path / "ref.db")), NAMES, rng=random.Random(1))
+    menu = again.top
+    assert isinstance(menu, MainMenu) and menu.items[0].label == "Last game"
+    assert menu.footer_lines() == ["Bag of Ice", "Ann, Bob, Cat"]
+    press(again, "ok")
+    assert isinstance(again.top, Report) and "Ann wins!" in " ".join(again.top.lines)
+    press(again, "ok")
+    assert state(again).phase == "over"
+    press(again, "hold-back,ok")  # the winning bank is undone: the game goes on
+    assert state(again).phase != "over" and state(again).totals[0] < 30
+    # played on, then won again and left: the main menu no longer offers it
+    press(again, "down,ok,ok")
+    assert state(again).phase == "over"
+    press(again, "back,ok")  # the session menu's first row on a finished game: Leave
+    assert isinstance(again.top, MainMenu) and again.top.items[0].label == "New game"

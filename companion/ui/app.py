@@ -19,7 +19,7 @@ from ..config import Settings, save as save_settings
 from ..i18n import _, set_language
 from ..errors import CompanionError, JournalWriteError
 from ..io import Key
-from ..journal import Journal
+from ..journal import Journal, SessionInfo
 from ..session import Session
 from .draw import Canvas, plain
 from .widgets import Confirm, Message, Screen
@@ -46,6 +46,7 @@ class App:
         self._live: dict[int, Session] = {}
         # Sessions of other origins already replayed: id -> (event count, finished).
         self._replayed: dict[int, tuple[int, bool]] = {}
+        self._left: set[int] = set()  # finished games left with "Leave" (``last_finished``)
         from .screens import MainMenu  # the screens import the app's widgets
         self.push(MainMenu())
 
@@ -102,28 +103,46 @@ class App:
         A session this app has open answers from memory; another one is
         replayed once and remembered until its journal event count changes
         (the serial console, say, played in it)."""
-        out = []
-        for info in self.journal.sessions():
-            if info.ended:
-                continue
-            live = self._live.get(info.id)
-            if live is not None and len(live.events) == info.events:
-                finished = live.finished
-            else:
-                self._live.pop(info.id, None)
-                known = self._replayed.get(info.id)
-                if known is None or known[0] != info.events:
-                    try:
-                        finished = Session.resume(self.journal, info.id, self.rng).finished
-                    except CompanionError:
-                        finished = True  # a session that no longer replays is not offered
-                    known = self._replayed[info.id] = (info.events, finished)
-                finished = known[1]
-            if not finished:
-                out.append(info)
         from .screens import GAMES
+        out = [info for info in self.journal.sessions() if not info.ended and not self._finished(info)]
         out.sort(key=lambda i: (i.game in GAMES, i.last_time, i.id), reverse=True)
         return [i.id for i in out]
+
+    def last_finished(self) -> int | None:
+        """The game played last, when its last move ended it and it has not been
+        left with "Leave" since this app started: the device may have stopped
+        on its result (a bank that won, the last placement), which the main
+        menu then offers again, with the pages that move showed and the undo
+        of it. ``None`` otherwise (a tool played since does not count)."""
+        from .screens import GAMES
+        games = [i for i in self.journal.sessions() if i.game in GAMES]
+        if not games:
+            return None
+        last = max(games, key=lambda i: (i.last_time, i.id))
+        if last.ended or last.id in self._left or not self._finished(last):
+            return None
+        return last.id
+
+    def leave(self, session_id: int) -> None:
+        """Back to the main menu from a finished game, which it no longer offers."""
+        self._left.add(session_id)
+        self.home()
+
+    def _finished(self, info: SessionInfo) -> bool:
+        """Has the session's game ended (the rules' end, not an ``end`` event)?
+        A session that no longer replays counts as finished: it is not offered."""
+        live = self._live.get(info.id)
+        if live is not None and len(live.events) == info.events:
+            return live.finished
+        self._live.pop(info.id, None)
+        known = self._replayed.get(info.id)
+        if known is None or known[0] != info.events:
+            try:
+                finished = Session.resume(self.journal, info.id, self.rng).finished
+            except CompanionError:
+                finished = True
+            known = self._replayed[info.id] = (info.events, finished)
+        return known[1]
 
     def warm_up(self) -> None:
         """Load what later screens need (the games' screen modules and their

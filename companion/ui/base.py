@@ -108,7 +108,7 @@ class SessionScreen(CursorScreen):
         if self.session.finished:
             # a finished game is left with BACK, OK (issue 13): "Leave" comes first; there is
             # nothing left to end, so "End session" is not offered (an undo still reopens it)
-            items = [Item(_("Leave"), lambda a: a.home())] + items
+            items = [Item(_("Leave"), lambda a: a.leave(self.session.id))] + items
         else:
             end = Item(_("End session"), lambda a: a.confirm(_("End this session for good?"), self._end))
             items += [Item(_("Leave (kept)"), lambda a: a.home()), end]

@@ -125,16 +125,34 @@ class MainMenu(Menu):
 
     def on_show(self, app: "App") -> None:
         self._resumable = app.unfinished()
-        self.index = 0  # back home, the cursor is on Resume (or New game)
-        # the game Resume opens, by name and players, on the last two lines (issue 13)
-        self.footer = session_label(app, self._resumable[0], lines=2) if self._resumable else ""
+        self._finished = app.last_finished()
+        self.index = 0  # back home, the cursor is on Last game, Resume (or New game)
+        # the game under the cursor, by name and players, on the last two lines (issue 13)
+        self._labels = {sid: session_label(app, sid, lines=2)
+                        for sid in ([self._finished] if self._finished is not None else []) + self._resumable[:1]}
         self._others = [(sid, session_label(app, sid), session_label(app, sid, lines=2))
                         for sid in self._resumable[1:]]
 
     _others: list[tuple[int, str, str]] = []
+    _finished: int | None = None
+    _labels: dict[int, str] = {}
+
+    def footer_lines(self) -> list[str]:
+        """The game the row under the cursor opens (Last game, Resume), else the first
+        of them, named by its game and players."""
+        rows = [sid for sid in ([self._finished] if self._finished is not None else []) + self._resumable[:1]]
+        if not rows:
+            return []
+        sid = rows[self.index] if self.index < len(rows) else rows[0]
+        return self._labels[sid].split("\n")
 
     def _items(self) -> list[Item]:
         items = []
+        if self._finished is not None:
+            # the device stopped on a game's end, or it was just played: its result
+            # again, with the pages of its last move and the undo of it (QA 3)
+            fid = self._finished
+            items.append(Item(_("Last game"), lambda app: open_session(app, fid)))
         if self._resumable:
             sid = self._resumable[0]
             items.append(Item(_("Resume"), lambda app: open_session(app, sid)))
