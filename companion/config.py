@@ -190,18 +190,48 @@ def dumps(settings: Settings) -> str:
     return "# Pyramid Table Companion settings (keys: docs/config.md)\n" + tomli_w.dumps(data)
 
 
-def save(settings: Settings, path: str) -> None:
-    """Write atomically (temp file + rename); ``ConfigError`` if it cannot be written."""
+def _written_here(text: bytes) -> bool:
+    """Is ``text`` a settings file exactly as ``save`` writes it (so that nothing
+    in it is lost when it is written again)? A file edited by hand, with a
+    comment, a key this version does not know, a bad value or a typo, is not."""
+    try:
+        return dumps(from_dict(tomllib.loads(text.decode("utf-8")))) == text.decode("utf-8")
+    except (ConfigError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return False
+
+
+def save(settings: Settings, path: str) -> str | None:
+    """Write atomically (temp file + rename); ``ConfigError`` if it cannot be written.
+
+    Nothing the user wrote is lost: when the file there was not written by
+    ``save`` (edited by hand: comments, keys this version does not know, a value
+    it refused, a typo that made the whole file unreadable and the device start
+    with the defaults), it is first kept as ``PATH.bak``, and that path is
+    returned for the screen to say; else ``None``."""
+    kept = None
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(dumps(settings))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(path, "rb") as f:
+                old = f.read()
+        except FileNotFoundError:
+            old = None
+        if old is not None and not _written_here(old):
+            kept = path + ".bak"
+            _write_atomically(kept, old)
+        _write_atomically(path, dumps(settings).encode("utf-8"))
     except OSError as e:
         raise ConfigError(f"cannot save settings to {path}: {e.strerror}") from None
+    return kept
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
 
 
 def change(settings: Settings, **kw: Any) -> Settings:

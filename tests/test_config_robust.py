@@ -57,3 +57,41 @@ def test_the_device_command_starts_with_a_bad_settings_file(tmp_path, monkeypatc
     monkeypatch.setattr(cli, "cmd_sim", lambda args: started.append(args) or 0)
     assert main(["--config", str(p), "--journal", str(tmp_path / "j.db")]) == 0
     assert started
+
+
+def test_saving_over_a_file_edited_by_hand_keeps_it_whole(tmp_path):
+    """QA 3 M3: one typo made the device start with the defaults, and the next
+    Settings press wrote them over the file: the roster, the board and the
+    comments were gone. What the device did not write itself is kept as .bak."""
+    p = tmp_path / "c.toml"
+    hand = b'# my table\nplayers = ["Ann", "Bob"]\nboard = "diy\n'  # a missing quote: unreadable
+    p.write_bytes(hand)
+    s, _, problems = config.load_lenient(str(p))
+    assert s == config.Settings() and "cannot be read" in problems[0]
+    kept = config.save(config.change(s, contrast=90), str(p))
+    assert kept == str(p) + ".bak" and (tmp_path / "c.toml.bak").read_bytes() == hand
+    assert config.load(str(p))[0].contrast == 90
+    # a file the device wrote itself is simply written again: the copy stays as it was
+    assert config.save(config.change(s, contrast=91), str(p)) is None
+    assert (tmp_path / "c.toml.bak").read_bytes() == hand
+    # comments and keys this version does not know count as written by hand too
+    p.write_text('# mine\ncontrast = 10\ncolour = "red"\n', encoding="utf-8")
+    assert config.save(config.Settings(), str(p)) == str(p) + ".bak"
+    assert "colour" in (tmp_path / "c.toml.bak").read_text(encoding="utf-8")
+
+
+def test_the_settings_screen_says_where_the_hand_written_file_went(tmp_path):
+    from companion.cli import build_app, parser
+    from companion.io import Key
+    from companion.ui.widgets import Message
+    p = tmp_path / "c.toml"
+    p.write_text('players = ["Ann", "Bob"\n', encoding="utf-8")  # unreadable
+    app = build_app(parser().parse_args(["sim", "--config", str(p), "--journal", str(tmp_path / "j.db")]))
+    app.handle(Key.OK)  # the first screen's message about the file
+    for k in (Key.DOWN, Key.DOWN, Key.DOWN, Key.OK, Key.OK):  # Settings, its first row: Language
+        app.handle(k)
+    assert isinstance(app.top, Message) and str(p) + ".bak" in app.top.text
+    assert (tmp_path / "c.toml.bak").read_text(encoding="utf-8") == 'players = ["Ann", "Bob"\n'
+    app.handle(Key.OK)
+    assert not isinstance(app.top, Message)  # the Settings screen it was shown over
+    app.journal.close()

@@ -394,13 +394,18 @@ def test_undo_reaches_every_event(tmp_path):
     assert state(app).field_lines() == ["A: rS", "B: gS", "C: yS"] and state(app).active == 3
 
 
-def test_undo_back_to_the_start_shows_the_new_colors_privately(tmp_path):
+def test_undo_back_to_the_start_keeps_the_secret_colors_and_says_so(tmp_path):
+    """QA 3 M2: the message said the colors were drawn again and everyone should
+    look again, while an undo never draws again (session.py): the same colors
+    came back. It says what happens: each player keeps the color drawn (BU-3)."""
     app = started(tmp_path)
-    press(app, "hold-back,ok")  # undone at once; the colors are drawn again and said so
-    assert isinstance(app.top, Message) and "drawn again" in app.top.text
+    colors = state(app).secrets
+    press(app, "hold-back,ok")  # the secret draw is undone and comes back the same
+    assert isinstance(app.top, Message) and "keeps the secret color" in app.top.text
+    assert "drawn again" not in app.top.text
     press(app, "ok")
-    assert isinstance(app.top, SecretTour) and state(app).phase == "opening"
-    assert len(game_screen(app).session.fold.undone) == 4
+    assert isinstance(app.top, BottomsUpScreen) and state(app).phase == "opening"
+    assert state(app).secrets == colors and len(game_screen(app).session.fold.undone) == 4
 
 
 def test_resume_lands_on_the_pending_choice(tmp_path):
@@ -930,3 +935,22 @@ def test_search_longer_after_not_found_answers_with_ten_times_the_budget(tmp_pat
     assert CLIPS.count == 0, CLIPS.examples
     press(app, "back")
     assert app.top is top
+
+
+def test_a_restart_during_the_secret_colors_tour_brings_the_tour_back(tmp_path):
+    """QA 3 M4: the device stopped after Ann had looked; on Resume the game went
+    straight to "Put down a small" and nobody else was asked to look (BU-3)."""
+    from companion.journal import Journal
+    from companion.ui.app import App
+    app = started(tmp_path, keys=DEVICE_4 + ",hold-ok,release")  # Ann has looked, Bob is next
+    assert isinstance(app.top, SecretTour)
+    again = App(Journal(str(tmp_path / "ref.db")), rng=random.Random(2))
+    press(again, "ok")  # Resume
+    assert isinstance(again.top, SecretTour) and again.top.seat == 0
+    press(again, TOUR_4)
+    assert isinstance(again.top, BottomsUpScreen) and state(again).phase == "opening"
+    # once a small is down, a restart goes back to the game itself
+    press(again, "ok")
+    third = App(Journal(str(tmp_path / "ref.db")), rng=random.Random(2))
+    press(third, "ok")
+    assert isinstance(third.top, BottomsUpScreen)

@@ -46,6 +46,7 @@ class App:
         self._live: dict[int, Session] = {}
         # Sessions of other origins already replayed: id -> (event count, finished).
         self._replayed: dict[int, tuple[int, bool]] = {}
+        self._notices: list[str] = []  # messages a key's work left to show once it is done
         self._left: set[int] = set()  # finished games left with "Leave" (``last_finished``)
         from .screens import MainMenu  # the screens import the app's widgets
         self.push(MainMenu())
@@ -172,7 +173,10 @@ class App:
         self.settings = settings
         set_language(settings.language)  # from the next screen drawn on, no restart
         if self.settings_path:
-            save_settings(settings, self.settings_path)
+            kept = save_settings(settings, self.settings_path)
+            if kept:  # the file was written by hand: kept whole, said after the key that saved
+                self._notices.append(_("The settings file was edited by hand: it is kept as {path}, "
+                                       "and the settings are saved anew.").format(path=kept))
 
     # ------------------------------------------------------------ events
     def handle(self, key: Key) -> None:
@@ -181,6 +185,8 @@ class App:
             if key == Key.HOLD_BACK:
                 self._pages_give_way_to_undo()
             self.top.on_key(key, self)
+            while self._notices:  # over whatever screen the key led to
+                self.message(self._notices.pop(0), title=_("Settings"))
         except JournalWriteError as e:
             self.last_error = str(e)
             self.message(_("{error}. Nothing was changed.").format(error=e), title=_("Not saved"))

@@ -311,7 +311,14 @@ def play_screen(app: "App", session: Session) -> Screen:
 def last_pages(session: Session) -> list[Screen]:
     """The turn's result the last decision showed (``BottomsUpScreen.after_move``,
     BU-13), for a resume (screens.open_session); none after an opening placement
-    or while a choice is pending."""
+    or while a choice is pending. Right after the device's secret draw: the
+    tour of the secret colors (BU-3), which was under way."""
+    st = state_as(BottomsUpState, session.state)
+    if st.secret_mode == "device" and st.phase == Phase.OPENING and not st.groups and \
+            all(isinstance(p.move, Secret) for p in session.fold.moves):
+        # BU-3: the device stopped while the players were looking at their colors; who
+        # had looked is not in the journal, so the tour starts again from the first seat
+        return [SecretTour(session)]
     before = state_as(BottomsUpState, session.fold.states[len(session.fold.moves) - session.undo_span()])
     turn = completed_turn(session)
     if state_as(BottomsUpState, session.state).pending is None and before.phase == Phase.PLAY \
@@ -886,9 +893,11 @@ class BottomsUpScreen(SessionScreen):
         st: BottomsUpState = self.state
         if st.secret_mode == "device" and st.phase == Phase.OPENING and not st.groups and \
                 all(isinstance(p.move, Secret) for p in self.session.fold.moves):
-            # BU-3: the undone draw is drawn again
-            app.message(_("Back to the start: the secret colors were drawn again. Everyone looks again."),
-                        title=_("New colors"), then=lambda a: a.push(SecretTour(self.session)))
+            # BU-3: back before the first small. The secret draw comes out as it was (an
+            # undo never draws again: session.py), so nobody has a new color to look at
+            app.message(_("Back to the start. Each player keeps the secret color drawn: an undo "
+                          "never draws again. To see it: session menu, Secret colors."),
+                        title=_("Secret colors"))
 
     def menu_items(self, app: "App") -> list[Item]:
         st: BottomsUpState = self.state
