@@ -329,6 +329,8 @@ def cmd_replay(args) -> int:
         rec = records.read(args.file)
         result = records.replay(rec)
     except FileNotFoundError:
+        if args.json:  # --json prints one JSON object whatever happens (QA 3 L4); no line to name
+            print(json.dumps({"ok": False, "file": args.file, "line": None, "error": "no such file"}))
         return _err(f"no such file: {args.file}")
     except RecordError as e:
         if args.json:
@@ -336,6 +338,10 @@ def cmd_replay(args) -> int:
         else:
             print(f"{args.file}:{e.line}: {e.reason}", file=sys.stderr)
         return 1
+    except CompanionError as e:  # not expected (records.replay says every problem as a RecordError)
+        if args.json:
+            print(json.dumps({"ok": False, "file": args.file, "line": None, "error": str(e)}))
+        return _err(str(e), 1)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
