@@ -428,12 +428,23 @@ def cmd_history(args) -> int:
         if not sessions:
             print("no sessions yet")
         from .export import session_summary
+        # a damaged session the device continued: its new session's start names it (QA 3 L3)
+        continued_as = {s.continues: s.id for s in sessions if s.continues is not None}
         for s in sessions:
             # a game finished by its rules says who won (not "open"); an unreadable one says so
             result = session_summary(journal, s).result_text()
+            damage = ""
+            if s.damaged:
+                # its end event lies past the damage, so the replay never reads it: say it anyway
+                if s.ended and result == "open":
+                    result = "ended"
+                new = continued_as.get(s.id)
+                damage = (f"  damaged, continued as #{new}" if new is not None
+                          else "  damaged: replay stops at the damage")
+            elif s.continues is not None:
+                damage = f"  continues #{s.continues}"
             print(f"{s.id:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
-                  f"{s.events:>5} events  {result}"
-                  f"{'  damaged: replay stops at the damage' if s.damaged else ''}")
+                  f"{s.events:>5} events  {result}{damage}")
     return 0
 
 

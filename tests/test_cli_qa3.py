@@ -39,3 +39,24 @@ def test_a_record_with_a_utf8_bom_is_read(tmp_path, capsys):
     assert main(["replay", str(bom), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True and out["state"]["rolls"] == ["S/L", "L"]
+
+
+# ---------------------------------------------------------------- L3: history of a continued damaged session
+
+
+def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
+    from companion.journal import Journal
+
+    from .test_journal_checksum import _damaged_die_session
+    path = str(tmp_path / "j.db")
+    sid, other = _damaged_die_session(path)
+    assert main(["history", "--journal", path]) == 0
+    before = {int(ln.split()[0]): ln for ln in capsys.readouterr().out.splitlines()}
+    assert before[sid].endswith("open  damaged: replay stops at the damage")  # not continued yet
+    with Journal(path) as j:
+        (c,) = j.continue_damaged()
+    assert main(["history", "--journal", path]) == 0
+    lines = {int(ln.split()[0]): ln for ln in capsys.readouterr().out.splitlines()}
+    assert lines[sid].endswith(f"events  ended  damaged, continued as #{c.session}"), lines[sid]
+    assert lines[c.session].endswith(f"open  continues #{sid}"), lines[c.session]
+    assert "damaged" not in lines[other] and "continue" not in lines[other]
