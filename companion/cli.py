@@ -448,10 +448,69 @@ def cmd_history(args) -> int:
     return 0
 
 
+def _journal_rows(path: str) -> list[tuple] | None:
+    """Every stored event of the journal at ``path`` as (seq, session, time, type, payload)
+    bytes, read only; None if it is not a journal."""
+    import sqlite3
+    from urllib.parse import quote
+    try:
+        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        db.text_factory = bytes
+        return db.execute("SELECT seq, session, time, type, payload FROM events ORDER BY seq").fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+
+
+def backup_refusal(journal_path: str, dest: str) -> tuple[str, bool] | None:
+    """Why ``backup`` must not replace ``dest`` (QA 3 L7) and whether ``--force`` may
+    override it, or None. Nothing is lost when it is missing, empty, or an earlier backup of
+    this same journal (the journal is append-only: every event it holds is still in the
+    journal, unchanged)."""
+    if not os.path.lexists(dest):
+        return None
+    if os.path.isdir(dest):
+        return f"{dest} is a folder: name the backup file (e.g. {os.path.join(dest, 'journal-backup.db')})", False
+    try:
+        if os.path.samefile(dest, journal_path):
+            return f"{dest} is the journal itself", False
+    except OSError:
+        pass
+    try:  # a backup never has a -wal; a stale one left beside the copy would spoil it
+        wal = os.path.getsize(dest + "-wal")
+    except OSError:
+        wal = 0
+    if wal:
+        return f"{dest} is a journal in use (it has a -wal file beside it)", False
+    try:
+        if os.path.getsize(dest) == 0:
+            return None
+    except OSError as e:
+        return f"{dest} cannot be read ({e.strerror or e})", True
+    theirs = _journal_rows(dest)
+    if theirs is None:
+        return f"{dest} exists and is not a journal", True
+    ours = _journal_rows(journal_path)
+    if ours is None or theirs != ours[:len(theirs)]:
+        return f"{dest} exists and is not an earlier backup of this journal (it holds other events)", True
+    return None
+
+
 def cmd_backup(args) -> int:
-    """``companion backup DEST``: a consistent copy, safe while the app plays (issue 14, F10)."""
+    """``companion backup DEST``: a consistent copy, safe while the app plays (issue 14, F10).
+    An existing DEST is replaced only if it is an earlier backup of this journal, or with
+    ``--force`` (QA 3 L7: a text file or another journal was lost without a word)."""
     try:
         with _read_only_journal(args.journal) as journal:
+            refused = backup_refusal(journal.path, args.dest)
+            if refused and not (args.force and refused[1]):
+                why, forcible = refused
+                return _err(f"{why}: nothing was written. Choose another DEST"
+                            + (", or pass --force to replace it" if forcible else "") + ".")
             n = journal.backup(args.dest)
     except JournalError as e:
         return _err(str(e))
@@ -537,7 +596,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: print; png needs it)")
     sub.add_parser("history", parents=[common], help="list sessions with their ids")
     b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
-    b.add_argument("dest", metavar="DEST")
+    b.add_argument("dest", metavar="DEST", help="the copy; an existing file is replaced only if it is an "
+                   "earlier backup of this journal")
+    b.add_argument("--force", action="store_true", help="replace DEST even if it holds something else")
     sub.add_parser("boards", parents=[common], help="list board profiles")
     sub.add_parser("doctor", parents=[common], help="check the configured board and say what to fix")
     return p

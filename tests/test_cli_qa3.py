@@ -60,3 +60,70 @@ def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
     assert lines[sid].endswith(f"events  ended  damaged, continued as #{c.session}"), lines[sid]
     assert lines[c.session].endswith(f"open  continues #{sid}"), lines[c.session]
     assert "damaged" not in lines[other] and "continue" not in lines[other]
+
+
+# ---------------------------------------------------------------- L7: backup never replaces a file it would lose
+
+
+def _die_journal(path, rolls=3):
+    from companion.journal import Journal
+    with Journal(path) as j:
+        sid = j.start_session("die", {})
+        for _ in range(rolls):
+            j.append(sid, "move", {"move": "roll"})
+    return path
+
+
+def _events(path):
+    from companion.journal import Journal
+    with Journal(path, read_only=True) as j:
+        return j.count()
+
+
+def test_backup_refuses_to_replace_a_text_file_unless_forced(tmp_path, capsys):
+    src = _die_journal(str(tmp_path / "j.db"))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    assert main(["backup", str(notes), "--journal", src]) == 2
+    assert notes.read_text() == "notes\n"
+    err = capsys.readouterr().err
+    assert "is not a journal" in err and "nothing was written" in err and "--force" in err
+    assert main(["backup", str(notes), "--journal", src, "--force"]) == 0
+    assert _events(str(notes)) == 4
+
+
+def test_backup_refuses_to_replace_another_journal(tmp_path, capsys):
+    src = _die_journal(str(tmp_path / "j.db"))
+    other = _die_journal(str(tmp_path / "other.db"), rolls=5)
+    before = open(other, "rb").read()
+    assert main(["backup", other, "--journal", src]) == 2
+    assert open(other, "rb").read() == before
+    assert "not an earlier backup of this journal" in capsys.readouterr().err
+
+
+def test_backup_replaces_an_earlier_backup_of_the_same_journal(tmp_path, capsys):
+    from companion.journal import Journal
+    src = _die_journal(str(tmp_path / "j.db"))
+    dest = str(tmp_path / "bk.db")
+    assert main(["backup", dest, "--journal", src]) == 0
+    old = str(tmp_path / "old.db")
+    assert main(["backup", old, "--journal", src]) == 0
+    with Journal(src) as j:
+        j.append(1, "move", {"move": "roll"})
+    assert main(["backup", dest, "--journal", src]) == 0 and _events(dest) == 5  # an earlier one: replaced
+    assert main(["backup", dest, "--journal", src]) == 0 and _events(dest) == 5  # the same one again
+    # a backup holding more than an older copy of the journal is not replaced by that copy
+    assert main(["backup", dest, "--journal", old]) == 2 and _events(dest) == 5
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert main(["backup", str(empty), "--journal", src]) == 0 and _events(str(empty)) == 5
+
+
+def test_backup_never_writes_over_the_journal_itself_or_a_folder(tmp_path, capsys):
+    src = _die_journal(str(tmp_path / "j.db"))
+    before = open(src, "rb").read()
+    assert main(["backup", src, "--journal", src, "--force"]) == 2
+    assert main(["backup", str(tmp_path), "--journal", src, "--force"]) == 2
+    assert open(src, "rb").read() == before
+    err = capsys.readouterr().err
+    assert "the journal itself" in err and "is a folder" in err and "--force" not in err
