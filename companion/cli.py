@@ -286,6 +286,7 @@ def run_board(args, board: str) -> int:
         b = open_board(board, post=inputs.put, rotation=settings.rotation,
                        contrast=settings.contrast, hold_time=settings.hold_time)
     except HardwareError as e:
+        _say_settings_problems(_problems)  # build_app, which says them, is never reached (QA 3 L1)
         return _err(str(e), 1)
     try:
         app = build_app(args)
@@ -541,14 +542,24 @@ def cmd_doctor(args) -> int:
         from hardware.errors import HardwareError
     except ImportError as e:
         return _err(_import_failure("the hardware checks", e), 1)
-    settings, _ = config.load(args.config)
+    # every bad settings value is said, one per key, and the board is checked all the same:
+    # the app starts with that key's default (QA 3 L1)
+    settings, _, problems = config.load_lenient(args.config)
     board = args.board or settings.board
-    if not board:
-        return _err("no board configured: pass --board NAME (see: companion boards)")
     try:
-        return doctor(get_profile(board))
+        profile = get_profile(board) if board else None
     except HardwareError as e:
+        _say_settings_problems(problems)
         return _err(str(e), 1)
+    if profile is None:
+        _say_settings_problems(problems)
+        return _err("no board configured: pass --board NAME (see: companion boards)")
+    return doctor(profile, settings_problems=problems)
+
+
+def _say_settings_problems(problems: list[str]) -> None:
+    for line in problems:
+        print(f"companion: {line}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------- parser

@@ -4,7 +4,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from companion.cli import main
+
+from .test_hw_board import factory  # noqa: F401  (fixture)
 
 DATA = Path(__file__).parent / "data"
 
@@ -127,3 +131,58 @@ def test_backup_never_writes_over_the_journal_itself_or_a_folder(tmp_path, capsy
     assert open(src, "rb").read() == before
     err = capsys.readouterr().err
     assert "the journal itself" in err and "is a folder" in err and "--force" not in err
+
+
+# ---------------------------------------------------------------- L1: doctor says every settings problem, checks the board
+
+
+@pytest.fixture
+def good_board(monkeypatch, tmp_path, factory):  # noqa: F811
+    """``companion doctor`` on a board whose every check passes (mock pins, a recorded display)."""
+    import hardware.doctor
+    from luma.core.interface.serial import i2c
+
+    from .test_hw_oled import I2CRecorder
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "i2c-1").write_bytes(b"")
+    (dev / "gpiochip0").write_bytes(b"")
+    real = hardware.doctor.doctor
+    monkeypatch.setattr(hardware.doctor, "doctor", lambda profile, **kw: real(
+        profile, dev_root=str(dev), pin_factory=factory, serial=i2c(bus=I2CRecorder(), address=0x3C), **kw))
+
+
+def test_doctor_lists_every_bad_setting_and_still_checks_the_board(tmp_path, capsys, good_board):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text('hold_time = "fast"\ncontrast = 999\nboard = "diy"\ncolour = "red"\n')
+    assert main(["--config", str(cfg), "doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "FIX  settings: " in out and "contrast must be 0..255" in out
+    assert "hold_time must be a number" in out and "unknown key 'colour'" in out
+    assert "the display answers" in out and "buttons claimed" in out  # the board was checked
+    assert out.rstrip().endswith("3 thing(s) to fix")
+    cfg.write_text('board = "diy"\n')
+    assert main(["--config", str(cfg), "doctor"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("all good")
+
+
+def test_doctor_without_a_board_still_says_the_settings_problems(tmp_path, capsys):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("contrast = 999\nrotation = 90\n")
+    assert main(["--config", str(cfg), "doctor"]) == 2
+    err = capsys.readouterr().err
+    assert "contrast must be 0..255" in err and "rotation must be 0 or 180" in err and "no board configured" in err
+
+
+def test_a_board_that_cannot_open_still_says_the_settings_problems(tmp_path, capsys, monkeypatch):
+    import hardware.board
+    from hardware.errors import HardwareError
+
+    def no_board(*a, **kw):
+        raise HardwareError("/dev/i2c-1 does not exist")
+    monkeypatch.setattr(hardware.board, "open_board", no_board)
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("contrast = 999\nrotation = 90\n")
+    assert main(["--config", str(cfg), "--board", "diy", "--journal", str(tmp_path / "j.db")]) == 1
+    err = capsys.readouterr().err
+    assert "contrast must be 0..255" in err and "rotation must be 0 or 180" in err and "i2c-1" in err
