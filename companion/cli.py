@@ -31,6 +31,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ui.app import App
 
 
+def _count(n: int, word: str, words: str | None = None) -> str:
+    """``1 session``, ``3 sessions``: these command-line messages are not translated."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def _err(msg: str, code: int = 2) -> int:
     print(f"companion: {msg}", file=sys.stderr)
     return code
@@ -78,8 +83,8 @@ def open_journal(path: str | None, notes: list[str] | None = None):
     if found.rows:
         cut = f"; cut short at the damage: {', '.join(f'#{s}' for s in found.cut)}" if found.cut else ""
         lines = [f"The journal was damaged: kept as {os.path.basename(aside)}.",
-                 f"Saved {found.sessions} sessions ({len(found.rows)} events); "
-                 f"{found.lost} events could not be read{cut}."]
+                 f"Saved {_count(found.sessions, 'session')} ({_count(len(found.rows), 'event')}); "
+                 f"{_count(found.lost, 'event')} could not be read{cut}."]
     else:
         lines = [f"{problem}", f"It was kept as {os.path.basename(aside)}; a new journal was started."]
     print("\n".join(f"companion: {ln}" for ln in ([str(problem)] if found.rows else []) + lines), file=sys.stderr)
@@ -128,8 +133,9 @@ def continue_damaged(journal) -> list[str]:
         done = journal.continue_damaged()
     except JournalError as e:  # a full or read-only disk: the damaged sessions stay as they are
         return [f"A damaged game could not be continued: {e}"]
-    return [f"{title_of(c.game)} #{c.damaged} was damaged after {c.kept} events: they go on as "
-            f"#{c.session}; {c.lost} later events were lost." for c in done]
+    return [f"{title_of(c.game)} #{c.damaged} was damaged after {_count(c.kept, 'event')}: "
+            f"{'it goes' if c.kept == 1 else 'they go'} on as #{c.session}; "
+            f"{_count(c.lost, 'later event')} {'was' if c.lost == 1 else 'were'} lost." for c in done]
 
 
 # ---------------------------------------------------------------- commands

@@ -186,3 +186,38 @@ def test_a_board_that_cannot_open_still_says_the_settings_problems(tmp_path, cap
     assert main(["--config", str(cfg), "--board", "diy", "--journal", str(tmp_path / "j.db")]) == 1
     err = capsys.readouterr().err
     assert "contrast must be 0..255" in err and "rotation must be 0 or 180" in err and "i2c-1" in err
+
+
+# ---------------------------------------------------------------- L8 (c, d): wording
+
+
+def test_salvage_says_1_session_and_1_event_in_the_singular(tmp_path, monkeypatch):
+    from companion.cli import open_journal
+
+    from .test_salvage import _journal
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    path = str(tmp_path / "journal.db")
+    _journal(path, sessions=1, moves=0)
+    data = open(path, "rb").read()
+    open(path, "wb").write(data.replace(b"time TEXT", b"tame TEXT", 1))  # its schema's text damaged
+    notes: list[str] = []
+    open_journal(None, notes).close()
+    assert "Saved 1 session (1 event); 0 events could not be read." in notes
+
+
+def test_a_continued_damaged_game_with_one_lost_event_says_so_in_the_singular(tmp_path):
+    from companion.cli import continue_damaged
+    from companion.journal import Journal
+
+    path = str(tmp_path / "k.db")
+    with Journal(path) as j:
+        a = j.start_session("die", {"die": "physical"})
+        j.append(a, "move", {"move": "roll"})
+        j.append(a, "move", {"move": "face S"})
+    data = bytearray(open(path, "rb").read())
+    i = data.index(b'"face S"')
+    data[i + 6] = ord("M")  # the last event damaged: 1 kept, 1 lost
+    open(path, "wb").write(bytes(data))
+    with Journal(path) as j:
+        (line,) = continue_damaged(j)
+    assert "was damaged after 1 event: it goes on as" in line and "1 later event was lost." in line
