@@ -221,3 +221,10 @@ def test_a_continued_damaged_game_with_one_lost_event_says_so_in_the_singular(tm
     with Journal(path) as j:
         (line,) = continue_damaged(j)
     assert "was damaged after 1 event: it goes on as" in line and "1 later event was lost." in line
+
+
+def test_the_png_sheet_result_line_has_no_nested_parentheses():
+    from companion.export import GameSummary, sheet_lines
+    s = GameSummary(7, "undercut", "Undercut", "2026-11-26T04:13:40", ("Ann", "Dee"), (9, 7), True, False,
+                    ("Dee",), "win", 40, detail="lowest score (U-13)")
+    assert sheet_lines(s)["result"] == "Winner: Dee - lowest score (U-13)"
