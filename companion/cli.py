@@ -31,6 +31,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ui.app import App
 
 
+def _count(n: int, word: str, words: str | None = None) -> str:
+    """``1 session``, ``3 sessions``: these command-line messages are not translated."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def _err(msg: str, code: int = 2) -> int:
     print(f"companion: {msg}", file=sys.stderr)
     return code
@@ -78,8 +83,8 @@ def open_journal(path: str | None, notes: list[str] | None = None):
     if found.rows:
         cut = f"; cut short at the damage: {', '.join(f'#{s}' for s in found.cut)}" if found.cut else ""
         lines = [f"The journal was damaged: kept as {os.path.basename(aside)}.",
-                 f"Saved {found.sessions} sessions ({len(found.rows)} events); "
-                 f"{found.lost} events could not be read{cut}."]
+                 f"Saved {_count(found.sessions, 'session')} ({_count(len(found.rows), 'event')}); "
+                 f"{_count(found.lost, 'event')} could not be read{cut}."]
     else:
         lines = [f"{problem}", f"It was kept as {os.path.basename(aside)}; a new journal was started."]
     print("\n".join(f"companion: {ln}" for ln in ([str(problem)] if found.rows else []) + lines), file=sys.stderr)
@@ -128,8 +133,9 @@ def continue_damaged(journal) -> list[str]:
         done = journal.continue_damaged()
     except JournalError as e:  # a full or read-only disk: the damaged sessions stay as they are
         return [f"A damaged game could not be continued: {e}"]
-    return [f"{title_of(c.game)} #{c.damaged} was damaged after {c.kept} events: they go on as "
-            f"#{c.session}; {c.lost} later events were lost." for c in done]
+    return [f"{title_of(c.game)} #{c.damaged} was damaged after {_count(c.kept, 'event')}: "
+            f"{'it goes' if c.kept == 1 else 'they go'} on as #{c.session}; "
+            f"{_count(c.lost, 'later event')} {'was' if c.lost == 1 else 'were'} lost." for c in done]
 
 
 # ---------------------------------------------------------------- commands
@@ -286,6 +292,7 @@ def run_board(args, board: str) -> int:
         b = open_board(board, post=inputs.put, rotation=settings.rotation,
                        contrast=settings.contrast, hold_time=settings.hold_time)
     except HardwareError as e:
+        _say_settings_problems(_problems)  # build_app, which says them, is never reached (QA 3 L1)
         return _err(str(e), 1)
     try:
         app = build_app(args)
@@ -329,6 +336,8 @@ def cmd_replay(args) -> int:
         rec = records.read(args.file)
         result = records.replay(rec)
     except FileNotFoundError:
+        if args.json:  # --json prints one JSON object whatever happens (QA 3 L4); no line to name
+            print(json.dumps({"ok": False, "file": args.file, "line": None, "error": "no such file"}))
         return _err(f"no such file: {args.file}")
     except RecordError as e:
         if args.json:
@@ -336,6 +345,10 @@ def cmd_replay(args) -> int:
         else:
             print(f"{args.file}:{e.line}: {e.reason}", file=sys.stderr)
         return 1
+    except CompanionError as e:  # not expected (records.replay says every problem as a RecordError)
+        if args.json:
+            print(json.dumps({"ok": False, "file": args.file, "line": None, "error": str(e)}))
+        return _err(str(e), 1)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -422,19 +435,89 @@ def cmd_history(args) -> int:
         if not sessions:
             print("no sessions yet")
         from .export import session_summary
+        # a damaged session the device continued: its new session's start names it (QA 3 L3)
+        continued_as = {s.continues: s.id for s in sessions if s.continues is not None}
         for s in sessions:
             # a game finished by its rules says who won (not "open"); an unreadable one says so
             result = session_summary(journal, s).result_text()
+            damage = ""
+            if s.damaged:
+                # its end event lies past the damage, so the replay never reads it: say it anyway
+                if s.ended and result == "open":
+                    result = "ended"
+                new = continued_as.get(s.id)
+                damage = (f"  damaged, continued as #{new}" if new is not None
+                          else "  damaged: replay stops at the damage")
+            elif s.continues is not None:
+                damage = f"  continues #{s.continues}"
             print(f"{s.id:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
-                  f"{s.events:>5} events  {result}"
-                  f"{'  damaged: replay stops at the damage' if s.damaged else ''}")
+                  f"{s.events:>5} events  {result}{damage}")
     return 0
 
 
+def _journal_rows(path: str) -> list[tuple] | None:
+    """Every stored event of the journal at ``path`` as (seq, session, time, type, payload)
+    bytes, read only; None if it is not a journal."""
+    import sqlite3
+    from urllib.parse import quote
+    try:
+        db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        db.text_factory = bytes
+        return db.execute("SELECT seq, session, time, type, payload FROM events ORDER BY seq").fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+
+
+def backup_refusal(journal_path: str, dest: str) -> tuple[str, bool] | None:
+    """Why ``backup`` must not replace ``dest`` (QA 3 L7) and whether ``--force`` may
+    override it, or None. Nothing is lost when it is missing, empty, or an earlier backup of
+    this same journal (the journal is append-only: every event it holds is still in the
+    journal, unchanged)."""
+    if not os.path.lexists(dest):
+        return None
+    if os.path.isdir(dest):
+        return f"{dest} is a folder: name the backup file (e.g. {os.path.join(dest, 'journal-backup.db')})", False
+    try:
+        if os.path.samefile(dest, journal_path):
+            return f"{dest} is the journal itself", False
+    except OSError:
+        pass
+    try:  # a backup never has a -wal; a stale one left beside the copy would spoil it
+        wal = os.path.getsize(dest + "-wal")
+    except OSError:
+        wal = 0
+    if wal:
+        return f"{dest} is a journal in use (it has a -wal file beside it)", False
+    try:
+        if os.path.getsize(dest) == 0:
+            return None
+    except OSError as e:
+        return f"{dest} cannot be read ({e.strerror or e})", True
+    theirs = _journal_rows(dest)
+    if theirs is None:
+        return f"{dest} exists and is not a journal", True
+    ours = _journal_rows(journal_path)
+    if ours is None or theirs != ours[:len(theirs)]:
+        return f"{dest} exists and is not an earlier backup of this journal (it holds other events)", True
+    return None
+
+
 def cmd_backup(args) -> int:
-    """``companion backup DEST``: a consistent copy, safe while the app plays (issue 14, F10)."""
+    """``companion backup DEST``: a consistent copy, safe while the app plays (issue 14, F10).
+    An existing DEST is replaced only if it is an earlier backup of this journal, or with
+    ``--force`` (QA 3 L7: a text file or another journal was lost without a word)."""
     try:
         with _read_only_journal(args.journal) as journal:
+            refused = backup_refusal(journal.path, args.dest)
+            if refused and not (args.force and refused[1]):
+                why, forcible = refused
+                return _err(f"{why}: nothing was written. Choose another DEST"
+                            + (", or pass --force to replace it" if forcible else "") + ".")
             n = journal.backup(args.dest)
     except JournalError as e:
         return _err(str(e))
@@ -465,14 +548,24 @@ def cmd_doctor(args) -> int:
         from hardware.errors import HardwareError
     except ImportError as e:
         return _err(_import_failure("the hardware checks", e), 1)
-    settings, _ = config.load(args.config)
+    # every bad settings value is said, one per key, and the board is checked all the same:
+    # the app starts with that key's default (QA 3 L1)
+    settings, _, problems = config.load_lenient(args.config)
     board = args.board or settings.board
-    if not board:
-        return _err("no board configured: pass --board NAME (see: companion boards)")
     try:
-        return doctor(get_profile(board))
+        profile = get_profile(board) if board else None
     except HardwareError as e:
+        _say_settings_problems(problems)
         return _err(str(e), 1)
+    if profile is None:
+        _say_settings_problems(problems)
+        return _err("no board configured: pass --board NAME (see: companion boards)")
+    return doctor(profile, settings_problems=problems)
+
+
+def _say_settings_problems(problems: list[str]) -> None:
+    for line in problems:
+        print(f"companion: {line}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------- parser
@@ -520,7 +613,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: print; png needs it)")
     sub.add_parser("history", parents=[common], help="list sessions with their ids")
     b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
-    b.add_argument("dest", metavar="DEST")
+    b.add_argument("dest", metavar="DEST", help="the copy; an existing file is replaced only if it is an "
+                   "earlier backup of this journal")
+    b.add_argument("--force", action="store_true", help="replace DEST even if it holds something else")
     sub.add_parser("boards", parents=[common], help="list board profiles")
     sub.add_parser("doctor", parents=[common], help="check the configured board and say what to fix")
     return p

@@ -267,7 +267,8 @@ def sheet_lines(summary: GameSummary) -> dict[str, Any]:
         "totals": ["", "total", *[str(v) for v in summary.scores]],
         "result": ((f"Winner: {', '.join(summary.winners)}" if summary.winners
                     else "Finished" if summary.finished else "Not finished")
-                   + (f" ({summary.detail})" if summary.detail else "")),
+                   # a dash, not parentheses: a detail cites its ruling in its own "(U-13)" (QA 3 L8)
+                   + (f" - {summary.detail}" if summary.detail else "")),
         "winners": [names.index(w) for w in summary.winners if w in names],
     }
 

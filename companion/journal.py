@@ -85,6 +85,7 @@ class SessionInfo:
     events: int
     ended: bool
     damaged: bool = False  # an event's stored text is unreadable: replay stops before it
+    continues: int | None = None  # the damaged session this one continues (``fork``)
 
 
 def _decode(payload: Any) -> dict[str, Any] | None:
@@ -472,8 +473,9 @@ class Journal:
             if (sid in self._scan.bad_start or sid not in self._scan.prev or p is None
                     or not isinstance(p.get("game"), str) or not isinstance(p.get("setup", {}), dict)):
                 continue  # a damaged start: nothing of the session can be replayed; the others are untouched
+            cont = p.get("continues")
             out.append(SessionInfo(sid, p["game"], p.get("setup", {}), created, last, n, bool(ended),
-                                   self._scan.damaged(sid)))
+                                   self._scan.damaged(sid), cont if type(cont) is int else None))
         return out
 
     def checkpoint(self) -> bool:

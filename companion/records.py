@@ -222,7 +222,8 @@ def _bounded_lines(f) -> Iterator[str]:
 def read(path: str) -> Record:
     """A record file; every problem (a directory, a device, bad bytes...) is a ``RecordError``."""
     try:
-        with open(path, encoding="utf-8") as f:
+        # utf-8-sig: a leading byte order mark (Notepad writes one) is skipped (QA 3 L4)
+        with open(path, encoding="utf-8-sig") as f:
             return parse_lines(_bounded_lines(f))
     except UnicodeDecodeError:
         raise RecordError("the file is not UTF-8 text (a binary file?)", 1) from None

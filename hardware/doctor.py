@@ -1,6 +1,7 @@
 """``companion doctor``: check a board as far as this machine allows and say what to fix.
 
-Checks, in order: the bus device node (``/dev/i2c-1`` or ``/dev/spidev0.0``)
+Checks, in order: the settings file (every bad value is one thing to fix; the
+board is checked all the same, with that key's default, as the app does); the bus device node (``/dev/i2c-1`` or ``/dev/spidev0.0``)
 and whether this user may open it; the GPIO device nodes and the gpio group;
 which pin libraries import (lgpio, RPi.GPIO) and ``GPIOZERO_PIN_FACTORY``;
 spidev for SPI boards; whether the display answers (it is opened, shows a
@@ -15,7 +16,7 @@ from __future__ import annotations
 import grp
 import importlib
 import os
-from typing import Callable
+from typing import Callable, Sequence
 
 from .errors import HardwareError, groups_fix
 from .profiles import BoardProfile
@@ -94,13 +95,18 @@ def i2c_clock_hz(port: int, dt_root: str = "/proc/device-tree") -> int | None:
 
 
 def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_root: str = "/dev",
-           pin_factory=None, serial=None, dt_root: str = "/proc/device-tree") -> int:
+           pin_factory=None, serial=None, dt_root: str = "/proc/device-tree",
+           settings_problems: Sequence[str] = ()) -> int:
     """Check ``profile`` on this machine; print what to fix; 0 only if all is well.
+    ``settings_problems``: the settings file's bad values (``config.load_lenient``), each
+    one a thing to fix; the board is checked all the same (the app uses their defaults).
     ``dev_root``, ``dt_root``, ``pin_factory`` and ``serial`` exist for tests."""
     r = Report(out)
     spec = profile.display
     out(f"companion doctor: {profile.name} - {profile.title}")
     out(f"  display: {spec.describe()}")
+    for problem in settings_problems:
+        r.fix(f"settings: {problem}")
 
     # 1. the display's bus
     node = os.path.join(dev_root, os.path.basename(spec.device_node))

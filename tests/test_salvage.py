@@ -87,7 +87,7 @@ def test_malformed_pages_are_salvaged_and_the_file_kept_aside(tmp_path, monkeypa
         else:
             assert after[sid] == before[sid], sid
     lost = sum(len(before[s]) - len(after.get(s, [])) for s in ids) + sum(1 for s in ids if s not in after)
-    assert f"{lost} events could not be read" in text
+    assert f"{lost} event{'' if lost == 1 else 's'} could not be read" in text
 
 
 def test_a_file_with_nothing_to_salvage_is_moved_aside_and_a_new_journal_started(tmp_path, monkeypatch):
