@@ -441,10 +441,7 @@ def cmd_history(args) -> int:
             # a game finished by its rules says who won (not "open"); an unreadable one says so
             result = session_summary(journal, s).result_text()
             damage = ""
-            if s.damaged:
-                # its end event lies past the damage, so the replay never reads it: say it anyway
-                if s.ended and result == "open":
-                    result = "ended"
+            if s.damaged:  # (its end event lies past the damage: session_summary says "ended")
                 new = continued_as.get(s.id)
                 damage = (f"  damaged, continued as #{new}" if new is not None
                           else "  damaged: replay stops at the damage")

@@ -11,6 +11,8 @@ decides where bytes go).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import csv
 import io
 import weakref
@@ -210,6 +212,10 @@ def session_summary(journal, info) -> GameSummary:
     if hit is not None and hit[0] == key:
         return hit[1]
     s = summarize(info.id, info.game, info.setup, info.created, journal.events(info.id))
+    if info.ended and not s.ended:
+        # an end event the replay does not reach: a damaged session the device continued
+        # as a new one (its end lies past the damage). It is over: never offered to resume
+        s = dataclasses.replace(s, ended=True, finished=True)
     cache[info.id] = (key, s)
     return s
 

@@ -228,3 +228,21 @@ def test_the_png_sheet_result_line_has_no_nested_parentheses():
     s = GameSummary(7, "undercut", "Undercut", "2026-11-26T04:13:40", ("Ann", "Dee"), (9, 7), True, False,
                     ("Dee",), "win", 40, detail="lowest score (U-13)")
     assert sheet_lines(s)["result"] == "Winner: Dee - lowest score (U-13)"
+
+
+def test_a_damaged_session_the_device_continued_is_over_on_the_history_screen_too(tmp_path):
+    """Its end event lies past the damage, where the replay stops: the summary
+    (the History screen's, the export's) still counts it as ended, so History
+    neither calls it "open" nor offers to resume it."""
+    from companion.export import session_summary
+    from companion.journal import Journal
+    from companion.ui.history import session_result
+
+    from .test_journal_checksum import _damaged_die_session
+    path = str(tmp_path / "j.db")
+    sid, _other = _damaged_die_session(path)
+    with Journal(path) as j:
+        assert not session_summary(j, j.session(sid)).finished  # damaged, not continued yet
+        j.continue_damaged()
+        s = session_summary(j, j.session(sid))
+        assert s.ended and s.finished and session_result(s) == "end"
