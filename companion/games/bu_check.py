@@ -39,6 +39,15 @@ found up to N choices"): mostly fields where yellow and white pieces pass
 each other on without end (BU-8 items 4, 5; BU-9), whose cascades reach tens
 of thousands of positions and where only the blacks and the supply bound
 what the table may show.
+
+Not every fact that looks like a proof is one (tests/test_bu_check_sound.py):
+a stack a piece landed on can come back to its old pieces (a white lands on
+it, then a yellow on the white: in its pass both move away, BU-8 item 5), and
+a piece can end right under a red that never acted on it (the piece between
+them grew nothing, none larger being left, then moved away before the red
+dropped onto it, BU-7). Some fields the search leaves unfinished are
+reachable only through such a detour: one of the bench's near misses needs a
+stack the table shows as it is to be broken and built again, 13 choices.
 """
 from __future__ import annotations
 
