@@ -15,9 +15,10 @@ What a button posts (its ``mode`` in boards.toml):
   direction cannot run through a menu).
 
 Debounce is our own (gpiozero's ``MockFactory`` ignores ``bounce_time`` and
-the real factories differ): per button, an edge is taken only if it changes
-the button's state and comes at least ``bounce_time`` seconds after the last
-edge taken (``Debouncer``, with an injectable clock).
+the real factories differ): per button, an edge is taken only if it comes at
+least ``bounce_time`` seconds after the last edge taken (``Debouncer``, with
+an injectable clock); an edge into the state already held then means the
+opposite edge was taken for bounce, and it counts as a new press or release.
 
 Pin factory: gpiozero's own conventions. ``pin_factory=None`` uses
 ``GPIOZERO_PIN_FACTORY`` if set, else the first that loads of lgpio
@@ -42,8 +43,9 @@ DEFAULT_BOUNCE_S = 0.03
 
 
 class Debouncer:
-    """Accept an edge only if it changes the state and comes ``window_s``
-    after the last accepted edge. Not thread-safe on its own (callers lock)."""
+    """Accept an edge only if it comes ``window_s`` after the last accepted
+    edge (and, before any, only if it changes the state). Not thread-safe on
+    its own (callers lock)."""
 
     def __init__(self, window_s: float = DEFAULT_BOUNCE_S, clock: Callable[[], float] = time.monotonic):
         if window_s < 0:
@@ -54,11 +56,15 @@ class Debouncer:
         self._last: float | None = None
 
     def accept(self, pressed: bool) -> bool:
-        if pressed == self.pressed:
-            return False
         now = self.clock()
         if self._last is not None and now - self._last < self.window_s:
             return False
+        if pressed == self.pressed and self._last is None:
+            return False
+        # An edge into the state already held, after the window: the edge away from
+        # it came inside the window and was taken for bounce, so the pin did leave
+        # that state and this edge is a new press (or release). Taken, or a quick
+        # tap would leave the state wrong and lose the next press (QA 4).
         self._last = now
         self.pressed = pressed
         return True
@@ -133,11 +139,15 @@ class GpioButtons:
         except GPIOZeroError as e:
             self.close()
             raise gpio_unavailable(f"button {spec.name} on GPIO{spec.pin}: {e}") from None
-        except (OSError, RuntimeError) as e:
+        except Exception as e:  # the pin backends' own errors: lgpio.error, RPi.GPIO's RuntimeError...
             self.close()
             if isinstance(e, PermissionError):
                 raise gpio_unavailable(f"no permission for GPIO{spec.pin}") from None
-            raise gpio_unavailable(f"button {spec.name} on GPIO{spec.pin}: {e}") from None
+            hint = ""
+            if "busy" in str(e).lower():  # lgpio: the line is claimed by another process
+                hint = (" (another program holds it: the companion service? "
+                        "sudo systemctl stop companion, then try again)")
+            raise gpio_unavailable(f"button {spec.name} on GPIO{spec.pin}: {e}{hint}") from None
 
     def close(self) -> None:
         """Release every pin (idempotent)."""

@@ -217,3 +217,58 @@ def test_pin_in_use_is_a_hardware_error(factory):
         other.close()
     with open_buttons("diy", q):  # the pins taken before the failure were released
         pass
+
+
+def test_a_tap_shorter_than_the_bounce_window_does_not_lose_the_next_press(factory):
+    """QA 4: a 20 ms tap of UP posted UP, its release (inside the 30 ms window)
+    was taken for bounce, the button stayed "pressed", and the next real press
+    of UP, a second later, was lost."""
+    q: queue.Queue = queue.Queue()
+    clock = Clock()
+    with open_buttons("diy", q, bounce_time=0.03, clock=clock):
+        up = factory.pin(17)
+        up.drive_low()
+        clock.t += 0.02
+        up.drive_high()                    # inside the window: taken for bounce
+        assert posted(q) is Key.UP
+        nothing_more(q)
+        clock.t += 1
+        up.drive_low()                     # the next press counts
+        assert posted(q) is Key.UP
+        clock.t += 0.1
+        up.drive_high()
+        nothing_more(q)
+        ok = factory.pin(22)
+        ok.drive_low()
+        clock.t += 0.02
+        ok.drive_high()                    # a 20 ms tap of OK: bounce, nothing
+        clock.t += 1
+        ok.drive_low()
+        clock.t += 0.1
+        ok.drive_high()                    # a real tap: one OK
+        assert posted(q) is Key.OK
+        nothing_more(q)
+
+
+def test_a_gpio_line_held_by_another_process_is_a_hardware_error(monkeypatch):
+    """QA 4: lgpio raises its own ``lgpio.error('GPIO busy')`` (not an OSError)
+    when the running service holds the line; doctor and the board start showed
+    a traceback. Emulated with a pin that raises such an error."""
+    from gpiozero.pins.mock import MockPin
+
+    class error(Exception):  # the shape of lgpio.error: a plain Exception subclass
+        pass
+
+    class BusyPin(MockPin):
+        def __init__(self, factory, info, *a, **kw):
+            if info.name == "GPIO22":
+                raise error("GPIO busy")
+            super().__init__(factory, info, *a, **kw)
+
+    f = MockFactory(pin_class=BusyPin)
+    try:
+        with pytest.raises(HardwareError) as e:
+            GpioButtons(get_profile("diy"), lambda k: None, pin_factory=f)
+        assert "GPIO22" in str(e.value) and "systemctl stop companion" in str(e.value)
+    finally:
+        f.reset()
