@@ -7,7 +7,7 @@ drawn from the loop's own thread, presses made meanwhile waited (issue 16).
 * ``show(frame)`` returns at once; a frame not yet sent when a newer one
   arrives is dropped (the newer one shows what the older would have, and
   more), so a burst of presses costs one transfer, not one each;
-* ``blank`` and ``set_contrast`` keep their order with the frames;
+* ``blank``, ``set_contrast`` and ``set_rotation`` keep their order with the frames;
 * the wrapped display keeps its own model of what the controller holds, so
   partial updates still diff against what was really sent (a dropped frame
   was never sent);
@@ -54,6 +54,11 @@ class DisplayWriter:
 
     def set_contrast(self, level: int) -> None:
         self._put("contrast", level)
+
+    def set_rotation(self, degrees: int) -> None:
+        """Forwarded in order with the frames, when the wrapped display can turn."""
+        if hasattr(self.inner, "set_rotation"):
+            self._put("rotation", degrees)
 
     def close(self) -> None:
         """Send what is pending, stop the thread, close the display."""
@@ -107,6 +112,8 @@ class DisplayWriter:
                 self.sent += 1
             elif kind == "blank":
                 self.inner.blank()
+            elif kind == "rotation":
+                self.inner.set_rotation(arg)
             else:
                 self.inner.set_contrast(arg)
         except Exception as e:  # the display is a boundary: an I2C glitch, a loose cable

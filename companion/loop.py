@@ -61,7 +61,29 @@ class Loop:
         self.stop = threading.Event()
         self.display_errors = 0
         self.last_display_error = ""
+        self._settings = app.settings  # as the display was set up; changes apply at once
         app.background = self.in_background
+
+    def apply_settings(self) -> None:
+        """Settings changed on the device (Settings > Contrast, Rotation, Screen
+        off) take effect at once, not at the next start (QA 4): the contrast and
+        the rotation go to the display (a display that cannot turn, the
+        terminal, keeps its way up), the idle time to this loop."""
+        s, old = self.app.settings, self._settings
+        if s is old:
+            return
+        self._settings = s
+        if s.idle_blank_s != old.idle_blank_s:
+            self.idle_blank_s = s.idle_blank_s
+        try:
+            if s.contrast != old.contrast:
+                self.display.set_contrast(s.contrast)
+            turn = getattr(self.display, "set_rotation", None)
+            if s.rotation != old.rotation and turn is not None:
+                turn(s.rotation)
+        except Exception as e:  # the display is a boundary: the next show retries and says so
+            self.display_errors += 1
+            self.last_display_error = f"{type(e).__name__}: {e}"
 
     def in_background(self, job: Callable[[], None], then: Callable[[Any], Any] | None = None) -> None:
         """Run ``job`` on a worker thread, then ``then(app)`` (if given) and a redraw on
@@ -99,6 +121,7 @@ class Loop:
                 self.show()
                 return
             self.app.handle(key)
+            self.apply_settings()
             self.show()
         elif self.display_errors:
             self.show()
@@ -137,5 +160,6 @@ class Loop:
             item.future.set_exception(e)
         else:
             item.future.set_result(result)
+        self.apply_settings()
         if item.redraw and not self.blanked:
             self.show()

@@ -173,6 +173,15 @@ class OledDisplay:
         self._contrast = int(level)  # kept even if this transfer fails: the resync sends it
         self._bus_call(self.device.contrast, int(level))
 
+    def set_rotation(self, degrees: int) -> None:
+        """0 or 180, from the next frame (Settings > Rotation on a running device):
+        luma turns each frame by its ``rotate`` in ``preprocess``; the frame
+        sent last is forgotten so that the next one goes out turned."""
+        if degrees not in ROTATIONS:
+            raise ValueError(f"rotation must be 0 or 180, not {degrees}")
+        self.device.rotate = ROTATIONS[degrees]
+        self._last = None
+
     def close(self) -> None:
         """Blank, then release the bus and the D/C, RST lines (idempotent)."""
         if self._closed:

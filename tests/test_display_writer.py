@@ -111,3 +111,27 @@ def test_the_partial_driver_diffs_against_what_was_sent():
         model.feed(control, data)
     assert w.dropped > 0 and model.errors == []
     assert model.panel() == pages(frames[-1])
+
+
+def test_a_rotation_keeps_its_order_with_frames_and_only_reaches_a_display_that_turns():
+    class Turning(SlowDisplay):
+        def set_rotation(self, degrees: int) -> None:
+            self.calls.append(("rotation", degrees))
+
+    d = Turning(delay=0.0)
+    w = DisplayWriter(d)
+    d.gate.clear()
+    a, b = frame(1), frame(2)
+    w.show(a)
+    w.set_rotation(180)
+    w.show(b)
+    d.gate.set()
+    w.flush(timeout=5)
+    assert [k for k, _ in d.calls][-2:] == ["rotation", "frame"] and ("rotation", 180) in d.calls
+    w.close()
+    plain = SlowDisplay(delay=0.0)
+    w = DisplayWriter(plain)
+    w.set_rotation(180)  # the terminal keeps its way up: nothing to forward
+    w.flush(timeout=5)
+    assert plain.calls == []
+    w.close()

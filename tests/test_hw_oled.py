@@ -310,3 +310,41 @@ def test_missing_spi_bus_names_raspi_config():
     with pytest.raises(HardwareError) as e:
         open_display(get_profile("waveshare-oled-hat-1.3"))
     assert "/dev/spidev0.0" in str(e.value) and "SPI" in str(e.value) and "raspi-config" in str(e.value)
+
+
+def test_settings_changed_on_a_running_device_reach_the_panel(tmp_path):
+    """QA 4: Settings > Contrast, Rotation and Screen off were saved but the
+    running device kept the old ones until a restart. The loop now applies them
+    to the real luma driver (here on a recording bus) right after the press."""
+    from companion.config import Settings
+    from companion.io import Key
+    from companion.journal import Journal
+    from companion.loop import Loop
+    from companion.ui.app import App
+    disp, rec = i2c_display(board="diy", contrast=128, partial=False)  # whole frames: easy to compare
+    app = App(Journal(str(tmp_path / "j.db")), Settings(contrast=128), rng=random.Random(1))
+    loop = Loop(app, disp, None, idle_blank_s=300, clock=lambda: 0.0)
+    loop.show()
+    for k in (Key.DOWN, Key.DOWN, Key.DOWN, Key.OK, Key.DOWN, Key.OK):  # Settings > Contrast
+        loop.step(k)
+    rec.take()
+    for k in (Key.UP, Key.UP, Key.OK):  # two steps up, OK
+        loop.step(k)
+    level = app.settings.contrast
+    assert level != 128
+    cmds, _data = rec.take()
+    assert [0x81, level] == cmds[cmds.index(0x81):cmds.index(0x81) + 2]  # SSD1306 set contrast
+    # Screen off: the loop blanks after the new delay
+    loop.step(Key.DOWN)
+    loop.step(Key.OK)
+    loop.step(Key.DOWN)
+    loop.step(Key.OK)
+    assert loop.idle_blank_s == app.settings.idle_blank_s != 300
+    # Rotation: the next frame goes out turned
+    loop.step(Key.DOWN)
+    rec.take()
+    loop.step(Key.OK)
+    assert app.settings.rotation == 180 and disp.device.rotate == 2
+    img = app.frame()
+    assert rec.take()[1] == packed(img, rotate180=True)  # the frame after the press, turned
+    app.journal.close()
