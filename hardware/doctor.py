@@ -4,10 +4,12 @@ Checks, in order: the settings file (every bad value is one thing to fix; the
 board is checked all the same, with that key's default, as the app does); the bus device node (``/dev/i2c-1`` or ``/dev/spidev0.0``)
 and whether this user may open it; the GPIO device nodes and the gpio group;
 which pin libraries import (lgpio, RPi.GPIO) and ``GPIOZERO_PIN_FACTORY``;
-spidev for SPI boards; whether the display answers (it is opened, shows a
-blank frame, and is switched off again); whether the buttons can be claimed
-and none reads as pressed at rest. Stop the companion service first
-(``sudo systemctl stop companion``): a running app holds the pins.
+spidev for SPI boards; whether the buttons can be claimed and none reads as
+pressed at rest; whether the display answers (it is opened, shows a blank
+frame, and is switched off again). Stop the companion service first
+(``sudo systemctl stop companion``): a running app holds the pins. When the
+buttons' lines are held by another process, the display is not tried: the
+running app's panel is left as it is.
 
 Exit code 0 only if every check passed.
 """
@@ -129,8 +131,8 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
                              "(or 'dtparam=spi=on' in /boot/firmware/config.txt).")
         missing = _try_import("spidev")
         if missing:
-            r.fix(f"the spidev library does not import ({missing}).\nFix: ./run setup on the Pi, "
-                  f"or .venv/bin/pip install spidev")
+            from .oled import SPIDEV_FIX
+            r.fix(f"the spidev library does not import ({missing}).\n{SPIDEV_FIX}")
             bus_ok = False
         else:
             r.ok("spidev imports")
@@ -162,20 +164,9 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
               "(Raspberry Pi OS Bookworm; or: sudo apt install python3-lgpio); "
               "on older systems RPi.GPIO")
 
-    # 4. the display answers
-    if bus_ok or serial is not None:
-        try:
-            from .oled import open_display
-            d = open_display(profile, serial=serial, pin_factory=pin_factory)
-        except HardwareError as e:
-            r.fix(str(e))
-        else:
-            d.close()
-            r.ok("the display answers (it was switched off again)")
-    else:
-        r.note("display not tried: fix its bus first")
-
-    # 5. the buttons can be claimed, none pressed at rest
+    # 4. the buttons can be claimed, none pressed at rest (first: a line held by another
+    # process means the service runs, and then the display in use is left alone, QA 4)
+    busy = False
     try:
         from .buttons import GpioButtons
         with GpioButtons(profile, lambda key: None, pin_factory=pin_factory) as b:
@@ -192,6 +183,21 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
         busy = any(w in str(e).lower() for w in ("in use", "busy", "already"))
         r.fix(str(e) + ("\nIf the companion service is running, stop it first: sudo systemctl stop companion"
                         if busy else ""))
+
+    # 5. the display answers (opened, shown, switched off: never while the service uses it)
+    if busy:
+        r.note("display not tried: the companion seems to be running (its buttons are in use)")
+    elif bus_ok or serial is not None:
+        try:
+            from .oled import open_display
+            d = open_display(profile, serial=serial, pin_factory=pin_factory)
+        except HardwareError as e:
+            r.fix(str(e))
+        else:
+            d.close()
+            r.ok("the display answers (it was switched off again)")
+    else:
+        r.note("display not tried: fix its bus first")
 
     out("all good" if r.problems == 0 else f"{r.problems} thing(s) to fix")
     return 0 if r.problems == 0 else 1

@@ -35,6 +35,10 @@ from .errors import (HardwareError, i2c_missing, i2c_no_answer, i2c_permission, 
                      spi_permission)
 from .profiles import BoardProfile, DisplaySpec
 
+SPIDEV_FIX = ("Fix: sudo apt install python3-spidev (the .venv that ./run makes on a Pi sees it); "
+              "or .venv/bin/pip install spidev, which builds it (needs gcc and python3-dev)")
+"""What to do when spidev does not import (QA 4: './run setup' skips the backends once lgpio imports)."""
+
 ROTATIONS = {0: 0, 180: 2}
 
 
@@ -252,8 +256,7 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
                     import spidev  # noqa: F401  (luma imports it lazily; say so plainly)
                 except ImportError:
                     raise HardwareError("the spidev library is missing (needed for SPI displays).\n"
-                                        "Fix: run './run setup' on the Pi (it installs the 'pi' extras), "
-                                        "or: .venv/bin/pip install spidev") from None
+                                        + SPIDEV_FIX) from None
                 from luma.core.interface.serial import spi
                 gpio = GpiozeroGPIO(pin_factory)
                 serial = spi(gpio=gpio, port=spec.port, device=spec.device,
@@ -284,7 +287,8 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
         # gpiozero errors for the D/C, RST lines (no pin factory, pin busy)
         if gpio:
             gpio.cleanup()
-        if type(e).__module__.startswith("gpiozero"):
+        if type(e).__module__.split(".")[0] in ("gpiozero", "lgpio", "RPi", "pigpio"):
+            # lgpio raises its own lgpio.error ("GPIO busy": the service holds the line, QA 4)
             from .errors import gpio_unavailable
             raise gpio_unavailable(f"display D/C and RST lines: {e}") from None
         raise

@@ -110,6 +110,7 @@ class BoardProfile:
     source: str = ""
     product: str = ""
     parts: tuple[str, ...] = ()
+    wired: bool = False  # built with jumper wires (a DIY build), not a HAT on the header
 
     def keys(self) -> set[Key]:
         """Every logical key the board can post."""
@@ -152,7 +153,7 @@ def _profile(name: str, d: dict) -> BoardProfile:
                                       mode=mode, hold=hold))
         p = BoardProfile(name=name, title=d["title"], display=display, buttons=tuple(buttons),
                          source=" ".join(d.get("source", "").split()), product=d.get("product", ""),
-                         parts=tuple(d.get("parts", ())))
+                         parts=tuple(d.get("parts", ())), wired=d.get("wired", False) is True)
     except KeyError as e:
         raise HardwareError(f"boards.toml: [{name}] lacks {e}") from None
     _check(p)

@@ -26,7 +26,7 @@ DIY_BUTTON_GROUNDS = {9: "GND (buttons' other leg: UP, DOWN, OK)", 14: "GND (but
 
 def power_rows(p: BoardProfile) -> dict[int, str]:
     rows = dict(DISPLAY_POWER)
-    if p.name == "diy":
+    if p.wired:  # a DIY build: the buttons' ground wires too
         rows.update(DIY_BUTTON_GROUNDS)
     return rows
 
@@ -44,7 +44,7 @@ def markdown(p: BoardProfile) -> str:
            f"Profile `{p.name}` (`companion --board {p.name}`). Generated from `hardware/boards.toml` "
            f"by `python -m hardware.wiring_gen`; do not edit by hand.", "",
            f"Display: {d.describe()}.", ""]
-    if p.name != "diy":
+    if not p.wired:
         out += ["This board plugs on the Pi's 40-pin header: no wires to connect. The table says which "
                 "header pins it uses (keep them free for other add-ons).", ""]
     else:

@@ -95,3 +95,44 @@ def test_the_settings_screen_says_where_the_hand_written_file_went(tmp_path):
     app.handle(Key.OK)
     assert not isinstance(app.top, Message)  # the Settings screen it was shown over
     app.journal.close()
+
+
+def test_a_settings_file_the_device_cannot_write_is_shadowed_by_the_users(tmp_path, monkeypatch):
+    """QA 4: under the service /etc is read-only (ProtectSystem=strict), so with the
+    settings in /etc/companion/companion.toml every change failed ("cannot save
+    settings ... Read-only file system"). The settings go to the first place read
+    before it, which is read first from then on."""
+    import errno
+    import os
+    import random
+
+    from companion.io import Key
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.widgets import Message
+    system = tmp_path / "etc" / "companion.toml"
+    system.parent.mkdir()
+    system.write_text(config.dumps(config.Settings(players=("Ann", "Bob"))), encoding="utf-8")
+    real_write = config._write_atomically
+
+    def read_only_etc(path, data):  # as ProtectSystem=strict makes /etc (chmod does not stop root)
+        if os.path.dirname(os.path.abspath(path)) == str(system.parent):
+            raise OSError(errno.EROFS, "Read-only file system")
+        real_write(path, data)
+    monkeypatch.setattr(config, "_write_atomically", read_only_etc)
+    home = tmp_path / "xdg"
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.setattr(config, "candidate_paths",
+                        lambda: [str(home / "companion" / "companion.toml"), str(system)])
+    settings, path = config.load()
+    assert path == str(system) and settings.players == ("Ann", "Bob")
+    app = App(Journal(str(tmp_path / "j.db")), settings, rng=random.Random(1), settings_path=path)
+    for k in (Key.DOWN, Key.DOWN, Key.DOWN, Key.OK, Key.DOWN, Key.OK, Key.UP, Key.OK):  # Contrast + 1
+        app.handle(k)
+    assert isinstance(app.top, Message) and "is read first from now on" in app.top.text
+    saved, where = config.load()
+    assert where == str(home / "companion" / "companion.toml")
+    assert saved.contrast == 129 and saved.players == ("Ann", "Bob")
+    assert config.load(str(system))[0].contrast == 128  # the system file as it was
+    app.journal.close()

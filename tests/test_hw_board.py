@@ -162,3 +162,35 @@ def test_companion_boards_lists_the_profiles(tmp_path):
     assert p.returncode == 0, p.stderr
     for name in ("adafruit-oled-bonnet", "waveshare-oled-hat-1.3", "diy"):
         assert name in p.stdout
+
+
+def test_doctor_next_to_a_running_service_leaves_its_display_alone(tmp_path):
+    """QA 4: run as the set-up guide says while the service held the pins, doctor
+    showed a traceback (lgpio's own 'GPIO busy' error), and it opened the live
+    panel first, switching it off under the running app. The buttons come
+    first; lines held by another process mean the display is not touched."""
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    class error(Exception):  # lgpio.error's shape
+        pass
+
+    class BusyPin(MockPin):
+        def __init__(self, factory, info, *a, **kw):
+            if info.name == "GPIO22":
+                raise error("GPIO busy")
+            super().__init__(factory, info, *a, **kw)
+
+    (tmp_path / "i2c-1").write_bytes(b"")
+    (tmp_path / "gpiochip0").write_bytes(b"")
+    busy = MockFactory(pin_class=BusyPin)
+    lines: list[str] = []
+    rec = I2CRecorder()
+    try:
+        rc = doctor(get_profile("diy"), out=lines.append, dev_root=str(tmp_path), pin_factory=busy,
+                    serial=i2c(bus=rec, address=0x3C))
+    finally:
+        busy.reset()
+    text = "\n".join(lines)
+    assert rc == 1 and "Traceback" not in text
+    assert "GPIO busy" in text and "systemctl stop companion" in text
+    assert "display not tried" in text and rec.transfers == []  # not a byte to the live panel

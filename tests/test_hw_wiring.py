@@ -136,3 +136,18 @@ def test_pi_setup_mentions_the_essentials():
     for needle in ("raspi-config", "dtparam=i2c_arm_baudrate=400000", "93 ms", "dtparam=spi=on",
                    "usermod -aG gpio,i2c,spi,dialout", "i2cdetect -y 1"):
         assert needle in text
+
+
+def test_every_diy_build_says_to_wire_it_and_lists_the_buttons_grounds():
+    """QA 4: diy-sh1106's page said "This board plugs on the Pi's 40-pin header:
+    no wires to connect" and left out the buttons' ground pins: the generator
+    knew only the name "diy". A profile says it is wired (boards.toml)."""
+    from hardware.profiles import package_profiles
+    from hardware.wiring_gen import markdown
+    profiles = package_profiles()
+    wired = {name for name, p in profiles.items() if p.wired}
+    assert {"diy", "diy-sh1106"} <= wired and "adafruit-oled-bonnet" not in wired
+    for name, p in profiles.items():
+        page = markdown(p)
+        assert ("jumper wire" in page) == p.wired and ("no wires to connect" in page) != p.wired, name
+        assert ("| - | 9 | GND (buttons' other leg" in page) == p.wired, name

@@ -17,7 +17,7 @@ from PIL import Image
 
 from ..config import Settings, save as save_settings
 from ..i18n import _, set_language
-from ..errors import CompanionError, JournalWriteError
+from ..errors import CompanionError, ConfigError, JournalWriteError
 from ..io import Key
 from ..journal import Journal, SessionInfo
 from ..session import Session
@@ -173,10 +173,35 @@ class App:
         self.settings = settings
         set_language(settings.language)  # from the next screen drawn on, no restart
         if self.settings_path:
-            kept = save_settings(settings, self.settings_path)
+            try:
+                kept = save_settings(settings, self.settings_path)
+            except ConfigError as e:
+                kept = self._save_elsewhere(settings, e)
             if kept:  # the file was written by hand: kept whole, said after the key that saved
                 self._notices.append(_("The settings file was edited by hand: it is kept as {path}, "
                                        "and the settings are saved anew.").format(path=kept))
+
+    def _save_elsewhere(self, settings: Settings, error: ConfigError) -> str | None:
+        """The settings file cannot be written (``/etc/companion`` under the
+        service's read-only system, QA 4): the settings go to the first place
+        settings are read from that takes them, which is read first from then
+        on (config.candidate_paths); the screen says where. Else the error."""
+        import os
+        from ..config import candidate_paths
+        old = self.settings_path or ""
+        paths = [os.path.abspath(p) for p in candidate_paths()]
+        if os.path.abspath(old) not in paths:  # a file named with --config: that one or nothing
+            raise error
+        for path in paths[:paths.index(os.path.abspath(old))]:  # the places read before it
+            try:
+                kept = save_settings(settings, path)
+            except ConfigError:
+                continue
+            self.settings_path = path
+            self._notices.append(_("{old} cannot be written: the settings are saved to {new}, "
+                                   "which is read first from now on.").format(old=old, new=path))
+            return kept
+        raise error
 
     # ------------------------------------------------------------ events
     def handle(self, key: Key) -> None:
