@@ -35,6 +35,7 @@ was enumerated (up to ``CAP`` states), else "too large".
 """
 from __future__ import annotations
 
+import heapq
 import pickle
 import random
 import sys
@@ -42,7 +43,7 @@ import time
 from collections import Counter, deque
 
 from companion.games.bottoms_up import COLORS, BlueChoice, Phase, YellowChoice, new_game
-from companion.pieces import Color, Piece, Size
+from companion.pieces import Piece, Size
 
 CAP = 3_000_000
 """States per placement before giving up ("too large")."""
@@ -309,17 +310,23 @@ def to_engine_move(st: tuple, labels: dict, opt: tuple):
 # ------------------------------------------------------------------ enumeration
 
 def enumerate_finals(start_key: tuple, cap: int = CAP, want: set | None = None, prune: Prune | None = None):
-    """Every final field reachable from ``start_key``, breadth first:
-    ``(finals, parents, complete, states)``. ``finals`` maps a field to (the state before the
+    """Every final field reachable from ``start_key``: ``(finals, parents,
+    complete, states)``. ``finals`` maps a field to (the state before the
     last choice, that choice); ``parents`` maps a state to (its parent, the
-    choice). ``want``: stop early once all of these fields are found.
+    choice). ``want``: stop early once all of these fields are found; the
+    states are then taken nearest first (the fewest stacks differing from
+    the one wanted field, a guess that only orders: every state is still
+    taken, so a complete run is the whole set), else breadth first.
     ``prune``: leave the states that cannot end with its claim (``Prune``)."""
     parents: dict = {start_key: None}
     finals: dict = {}
-    todo = deque([start_key])  # breadth first: the paths rebuilt are shortest
     left = set(want) if want else None
-    while todo:
-        st = todo.popleft()
+    goal = Counter(next(iter(want))) if want and len(want) == 1 else None
+    heap: list = [(0, 0, start_key)]
+    todo = deque([start_key])
+    n = 0
+    while heap if goal is not None else todo:
+        st = heapq.heappop(heap)[2] if goal is not None else todo.popleft()
         w0 = Work(st)
         for opt in w0.options():
             w = Work(st)
@@ -339,7 +346,12 @@ def enumerate_finals(start_key: tuple, cap: int = CAP, want: set | None = None, 
                 parents[k] = (st, opt)
                 if prune is not None and not prune.ok(k):
                     continue
-                todo.append(k)
+                if goal is not None:
+                    got = Counter(c for c in k[0])
+                    n += 1
+                    heapq.heappush(heap, (sum(((got - goal) + (goal - got)).values()), n, k))
+                else:
+                    todo.append(k)
                 if len(parents) > cap:
                     return finals, parents, False, len(parents)
     return finals, parents, True, len(parents)
@@ -521,7 +533,7 @@ def _classify_placement(todo: list, cap: int, verbose: bool) -> list:
     """Each claim of one placement on its own, with its ``Prune``."""
     from bench.bu_check import stacks_of
     rows = []
-    for name, before, move, after, stt, known in todo:
+    for name, _before, _move, after, stt, known in todo:
         w = tuple(sorted("".join(_CH(p) for p in st) for st in stt))
         t0 = time.perf_counter()
         start = from_engine(after)[0]
