@@ -315,6 +315,7 @@ def run_board(args, board: str) -> int:
     console = _serial_console(args, app, loop)
     if notifier:
         notifier.ready()
+        notifier.status(ready_status(board, app))  # systemctl status: "Status: ..."
     try:
         loop.run()
     except KeyboardInterrupt:
@@ -328,6 +329,15 @@ def run_board(args, board: str) -> int:
         b.close()
         app.journal.close()
     return 0
+
+
+def ready_status(board: str, app: "App") -> str:
+    """The service's status line once the display is up (``systemctl status``):
+    the board, the journal and what Resume offers."""
+    sessions = len(app.journal.sessions())
+    open_games = len(app.unfinished())
+    return (f"{board}: ready; journal {app.journal.path}, {_count(sessions, 'session')}, "
+            f"{open_games} to resume")
 
 
 def cmd_replay(args) -> int:

@@ -93,3 +93,19 @@ def test_default_min_interval_is_a_quarter_of_the_watchdog(notify_socket, monkey
     monkeypatch.setenv("WATCHDOG_USEC", "20000000")
     monkeypatch.delenv("WATCHDOG_PID", raising=False)
     assert SystemdNotifier(path).min_interval == 5.0
+
+
+def test_the_service_status_line_names_the_board_and_the_journal(tmp_path):
+    """QA 4: systemd/README.md promises a "Status: ..." line once ready; the
+    board start sends this one after READY=1."""
+    import random
+
+    from companion.cli import ready_status
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.ui.app import App
+    app = App(Journal(str(tmp_path / "j.db")), rng=random.Random(1))
+    assert ready_status("diy", app) == f"diy: ready; journal {tmp_path / 'j.db'}, 0 sessions, 0 to resume"
+    Session.start(app.journal, "bag_of_ice", {"players": ["Ann", "Bob"], "start": 0}, random.Random(1))
+    assert ready_status("diy", app).endswith("1 session, 1 to resume")
+    app.journal.close()
