@@ -242,7 +242,10 @@ def _import_failure(what: str, e: ImportError) -> str:
             "Fix: reinstall the dependencies with './run setup' (on a Pi it also adds lgpio and spidev).")
 
 
-FAULT_WAIT_S = 60  # a fault screen stays up this long (or until a key), then the unit starts again
+FAULT_WAIT_S = 45
+"""A fault screen stays up this long (or until a key), then the process exits with status 1 and
+the unit starts again: well inside the unit's TimeoutStartSec=60, so that systemd sees that exit,
+not a start timeout (QA 4)."""
 
 
 def fault_text(e: BaseException) -> tuple[str, str]:
@@ -265,6 +268,11 @@ def show_fault(display, inputs: "queue.Queue", e: BaseException, wait_s: float |
     from .ui.widgets import Message
     title, text = fault_text(e)
     print(f"companion: cannot start: {e}", file=sys.stderr)
+    try:  # systemctl status says it too
+        from hardware.notify import SystemdNotifier
+        SystemdNotifier().status(f"cannot start: {e}")
+    except ImportError:
+        pass
     c = Canvas()
     Message(text, title=title).render(c)
     try:
