@@ -169,6 +169,8 @@ def _check(p: BoardProfile) -> None:
         raise bad(f"display bus must be one of {', '.join(BUSES)}")
     if p.display.bus == "spi" and p.display.device not in SPI0_CE:
         raise bad("SPI device must be 0 (CE0) or 1 (CE1)")
+    if p.display.bus == "spi" and p.display.dc is None:  # 4-wire SPI: luma needs the D/C line (QA 4)
+        raise bad("an SPI display needs its DC (data/command) GPIO: dc = N in [display]")
     used = dict(p.display.bus_pins())
     for b in p.buttons:
         if b.pin not in HEADER:

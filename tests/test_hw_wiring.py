@@ -98,6 +98,10 @@ def test_bad_profiles_are_refused():
         load_profiles(base + four.replace('"back"', '"left"'))
     with pytest.raises(HardwareError, match="unknown key"):
         load_profiles(base + four.replace('"back"', '"menu"'))
+    spi = base.replace('bus="i2c"', 'bus="spi"')
+    with pytest.raises(HardwareError, match="needs its DC"):  # QA 4: accepted, then failed at start
+        load_profiles(spi + four)
+    assert load_profiles(spi + "dc=24\nrst=25\n" + four)["x"].display.dc == 24
 
 
 def test_wiring_files_agree_with_the_profiles():
