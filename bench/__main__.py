@@ -483,7 +483,13 @@ def bu_note(fig: dict) -> str:
         "random cascades (a dozen choices and more) that the order does not reach within the budget. That "
         "is what is left of issue 15. The issue's first pruning ideas (a blue color the claim holds, a yellow destination that "
         "changed) are not sound as cuts: a recolored piece can be recolored again, and a stack the claim "
-        "shows unchanged can receive a piece and lose it again, so they only order the search.")
+        "shows unchanged can receive a piece and lose it again, so they only order the search. Some near "
+        "misses are not errors at all: an independent exhaustive tool of the bench (bench/bu_truth.py, its "
+        "own model of BU-7 to BU-9, checked step by step against the engine) found two of the unanswered near "
+        "misses of the quick set reachable, by cascades of 92 and 140 choices; the others of that set outgrow "
+        "400,000 positions each, so their truth is not known. A field the rules reach only by such a cascade "
+        "cannot be found within 300 positions, and none of the facts that would rule the others out holds "
+        "in general (tests/test_bu_check_sound.py keeps the counter-examples).")
 
 
 def report(fig: dict, quick: bool) -> str:
