@@ -21,7 +21,8 @@ BCM_OF = {phys: bcm for bcm, phys in HEADER.items()}
 # Power lines each board uses (physical pin -> label). HATs take every power
 # pin through the header; the list names the ones a DIY build must wire.
 DISPLAY_POWER = {1: "3V3 (display VCC)", 6: "GND (display GND)"}
-DIY_BUTTON_GROUNDS = {9: "GND (buttons' other leg: UP, DOWN, OK)", 14: "GND (button BACK's other leg)"}
+DIY_BUTTON_GROUNDS = {9: "GND (to the ground rail: every button's other leg)",
+                      14: "GND (a second wire to the same ground rail)"}
 
 
 def power_rows(p: BoardProfile) -> dict[int, str]:

@@ -154,4 +154,4 @@ def test_every_diy_build_says_to_wire_it_and_lists_the_buttons_grounds():
     for name, p in profiles.items():
         page = markdown(p)
         assert ("jumper wire" in page) == p.wired and ("no wires to connect" in page) != p.wired, name
-        assert ("| - | 9 | GND (buttons' other leg" in page) == p.wired, name
+        assert ("| - | 9 | GND (to the ground rail" in page) == p.wired, name
