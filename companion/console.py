@@ -15,6 +15,11 @@ bytes into lines and writes the replies. The protocol is specified in
   unless set false): ``press`` gets ``ERR read-only`` until the players
   allow it with OK at a prompt on the device that ``pair`` raises; the
   pairing lasts until ``unpair``, the link is lost or the app restarts.
+  One question at a time (QA 4 #5): a ``pair`` while one is on the device
+  adds no box; an answer counts only for the link that asked (``unpair()``
+  on a new link withdraws it and makes a late Allow void); after a question
+  that ended without Allow, ``pair`` is refused for a pause (``PAIR_PAUSE_S``,
+  doubling with each such question in a row, at most ``PAIR_PAUSE_MAX_S``).
 
 The app is reached only through ``run(fn, redraw)``, which must execute
 ``fn(app)`` on the app loop's thread and return its result (``loop_runner``
@@ -25,6 +30,9 @@ shell and never opens a file: nothing a user types names a path.
 from __future__ import annotations
 
 import json
+import math
+import threading
+import time
 from collections import deque
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
@@ -34,10 +42,14 @@ from .errors import CompanionError
 from .export import player_names, scores_csv, session_summary, summaries, title_of
 from .io import Key
 from .ui.app import braille
+from .ui.widgets import Confirm
 
 MAX_KEYS = 64          # keys in one press command
 READ_ONLY = "read-only (send pair, then a player chooses Allow on the device)"
 ECHO_MEMORY = 256      # recent output lines remembered to recognise an echo
+PAIR_PAUSE_S = 30.0    # no new pairing question this long after one ended without Allow...
+PAIR_PAUSE_MAX_S = 600.0  # ...doubling for each such question in a row, up to this
+ASKING = "OK pairing: the device is already asking; a player must choose Allow on the device, then press works"
 Runner = Callable[..., Any]
 
 HELP = [
@@ -144,11 +156,18 @@ def _json(obj: Any) -> str:
 class Console:
     """One console's state: read-only flag, running watch, recent output."""
 
-    def __init__(self, run: Runner, *, read_only: bool = True, wake: Callable[[], None] | None = None):
+    def __init__(self, run: Runner, *, read_only: bool = True, wake: Callable[[], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.run = run
         self.read_only = read_only
         self.paired = False  # the players allowed control on the device (``pair``)
         self.wake = wake
+        self.clock = clock
+        self.link = 0        # the link's number: ``unpair()`` (a new link) counts up
+        self._asking: PairPrompt | None = None  # the pairing question this link put on the device
+        self._not_allowed = 0   # questions in a row that ended without Allow
+        self._pause_until = 0.0  # no new question before this (``clock``)
+        self._pair_lock = threading.Lock()  # link/paired: the port's thread vs the app's
         self.watching = False
         self.watch_id: int | None = None
         self._watch_marks: dict[int, tuple[int, int]] = {}  # session -> (events, last seq sent)
@@ -264,31 +283,94 @@ class Console:
     def cmd_pair(self, args: list[str]) -> list[str]:
         """Ask the players, on the device, to let this console press buttons.
         The prompt's default is Refuse, and the console cannot answer it: its
-        presses are refused until a player chose Allow with the buttons."""
+        presses are refused until a player chose Allow with the buttons.
+
+        One question at a time: while this link's question is on the device,
+        ``pair`` answers ``ASKING`` and adds no box. After a question that
+        ended without Allow (Refuse, BACK, ``unpair``), ``pair`` is refused for
+        a pause, so a host cannot keep the table answering it."""
         self._no_args(args, "pair")
         if self.may_press:
             return [f"OK control: {self.control}"]
-
-        def allow(app) -> None:
-            self.paired = True
+        link = self.link
 
         def fn(app) -> list[str]:
             from .i18n import _
+            self._withdraw_stale(app)
+            asking = self._asking
+            if asking is not None and asking in app.stack:
+                return [ASKING]
+            self._asking = None  # gone without an answer (the screens were reset): ask again
+            wait = self._pause_until - self.clock()
+            if wait > 0:
+                raise ConsoleError("the last pairing question was not allowed; "
+                                   f"ask again in {math.ceil(wait)} s")
             if self.wake:
                 self.wake()
-            app.confirm(_("A computer on the serial link asks to press the buttons. Allow it?"), allow,
-                        yes=_("Allow"), no=_("Refuse"), title=_("Serial console"))
+            prompt = PairPrompt(self, link, _("A computer on the serial link asks to press the buttons. Allow it?"),
+                                yes=_("Allow"), no=_("Refuse"), title=_("Serial console"))
+            self._asking = prompt
+            app.push(prompt)
             return ["OK pairing: a player must choose Allow on the device, then press works"]
         return self.run(fn, redraw=True)
 
     def cmd_unpair(self, args: list[str]) -> list[str]:
+        """Give the buttons back; a question still on the device is withdrawn
+        (and counts as not allowed: see ``cmd_pair``)."""
         self._no_args(args, "unpair")
-        self.paired = False
+        with self._pair_lock:
+            self.paired = False
+            asking, self._asking = self._asking, None
+        if asking is not None:
+            self._withdraw(asking, not_allowed=True)
         return [f"OK control: {self.control}"]
 
     def unpair(self) -> None:
-        """A new link (reconnection): the pairing does not carry over."""
-        self.paired = False
+        """A new link (reconnection): the pairing does not carry over, and a
+        question an earlier link asked is withdrawn; should it still be
+        answered (the app did not take the withdrawal), the answer is void."""
+        with self._pair_lock:
+            self.link += 1
+            self.paired = False
+            asking, self._asking = self._asking, None
+        if asking is not None:
+            self._withdraw(asking, not_allowed=False)
+
+    def answered(self, prompt: "PairPrompt", allowed: bool) -> None:
+        """On the app's thread: a player answered ``prompt`` (Allow, or
+        Refuse/BACK). It counts only while it is this link's open question."""
+        with self._pair_lock:
+            if prompt is not self._asking or prompt.link != self.link:
+                return  # a withdrawn question, or one from an earlier link
+            self._asking = None
+            if allowed:
+                self.paired = True
+                self._not_allowed = 0
+            else:
+                self._not_allowed_now()
+
+    def _not_allowed_now(self) -> None:
+        self._not_allowed += 1
+        pause = min(PAIR_PAUSE_S * 2 ** min(self._not_allowed - 1, 16), PAIR_PAUSE_MAX_S)
+        self._pause_until = self.clock() + pause
+
+    def _withdraw(self, prompt: "PairPrompt", *, not_allowed: bool) -> None:
+        """Take ``prompt`` off the device (best effort: a busy app keeps it,
+        and then its answer is ignored, see ``answered``)."""
+        if not_allowed:
+            with self._pair_lock:
+                self._not_allowed_now()
+        try:
+            self.run(lambda app: _take_off(app, prompt), redraw=True)
+        except (ConsoleError, CompanionError):
+            pass
+
+    def _withdraw_stale(self, app) -> None:
+        """On the app's thread: questions of this console that are no longer
+        its open one (an earlier link's, left by a busy app) leave the device."""
+        for screen in list(app.stack):
+            if isinstance(screen, PairPrompt) and screen.console is self and screen is not self._asking:
+                _take_off(app, screen)
 
     def cmd_press(self, args: list[str]) -> list[str]:
         if not self.may_press:
@@ -434,6 +516,37 @@ class Console:
     def _last_seq(app, info) -> int:
         evs = app.journal.events(info.id) if info.events else []
         return evs[-1].seq if evs else info.id
+
+
+class PairPrompt(Confirm):
+    """The pairing question ``pair`` puts on the device: a ``Confirm`` (Refuse
+    preselected) that tells its console which link it was asked for and how
+    it was answered."""
+
+    def __init__(self, console: Console, link: int, question: str, **kw: Any):
+        self.console = console
+        self.link = link
+        self.allowed = False
+        super().__init__(question, self._allow, **kw)
+
+    def _allow(self, app) -> None:
+        self.allowed = True
+        self.console.answered(self, True)
+
+    def on_key(self, key: Key, app) -> None:
+        super().on_key(key, app)
+        if not self.allowed and self not in app.stack:  # Refuse, or BACK
+            self.console.answered(self, False)
+
+
+def _take_off(app, screen) -> None:
+    """Remove ``screen`` from the app's stack wherever it is."""
+    if screen not in app.stack:
+        return
+    if app.top is screen:
+        app.pop()
+    else:
+        app.stack.remove(screen)
 
 
 def _edit(line: str) -> str:

@@ -125,7 +125,7 @@ class SerialConsole:
                                 parity=serial.PARITY_NONE, stopbits=serial.STOPBITS_ONE,
                                 timeout=self.read_timeout, write_timeout=self.write_timeout)
         self.opens += 1
-        self.console.unpair()  # a pairing holds for one link only (issue 14)
+        self.console.unpair()  # a pairing, or a question asked, holds for one link only (issue 14, QA 4 #5)
 
     def _close_port(self) -> None:
         with self._lock:
