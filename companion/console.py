@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 import time
 from collections import deque
@@ -375,9 +376,13 @@ class Console:
     def cmd_press(self, args: list[str]) -> list[str]:
         if not self.may_press:
             raise ConsoleError(READ_ONLY)
-        names = [n for n in ",".join(args).split(",") if n.strip()]
+        raw = " ".join(args).strip()
+        names = [n for n in re.split(r"[\s,]+", raw) if n]  # "down,ok", "down ok", "down, ok"
         if not names:
             raise ConsoleError("press needs keys, e.g. press down,ok")
+        if re.search(r",\s*,", raw) or raw.startswith(",") or raw.endswith(","):
+            # "up,,down": a key left out (a typo), not a pause: nothing is pressed (QA 4)
+            raise ConsoleError("an empty key between commas: write the keys as down,ok")
         if len(names) > MAX_KEYS:
             raise ConsoleError(f"at most {MAX_KEYS} keys in one press")
         keys = []

@@ -54,6 +54,17 @@ def test_press_drives_the_app_and_status_reports_it():
     assert len(app.top.session.state.rolls) == 1
 
 
+def test_a_key_left_out_between_commas_presses_nothing():
+    """QA 4: "press up,,down" pressed two keys, the empty one skipped: a typo that
+    drives the device on. It is refused whole, like an unknown key."""
+    app, c = make()
+    for line in ("press down,,ok", "press down, ,ok", "press ,down", "press down,"):
+        out = reply(c, line)
+        assert out[0].startswith("ERR an empty key"), (line, out)
+    assert app.top.title == "Pyramid Companion" and app.top.index == 0  # nothing pressed
+    assert reply(c, "press down ok")[0] == "OK pressed 2"  # spaces alone still separate keys
+
+
 def test_press_reports_a_refusal_shown_on_the_screen():
     app, c = make()
     reply(c, "press down,ok,ok")                  # the die, no roll yet
