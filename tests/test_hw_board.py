@@ -169,20 +169,10 @@ def test_doctor_next_to_a_running_service_leaves_its_display_alone(tmp_path):
     showed a traceback (lgpio's own 'GPIO busy' error), and it opened the live
     panel first, switching it off under the running app. The buttons come
     first; lines held by another process mean the display is not touched."""
-    from gpiozero.pins.mock import MockFactory, MockPin
-
-    class error(Exception):  # lgpio.error's shape
-        pass
-
-    class BusyPin(MockPin):
-        def __init__(self, factory, info, *a, **kw):
-            if info.name == "GPIO22":
-                raise error("GPIO busy")
-            super().__init__(factory, info, *a, **kw)
-
+    from .gpio_util import busy_factory
     (tmp_path / "i2c-1").write_bytes(b"")
     (tmp_path / "gpiochip0").write_bytes(b"")
-    busy = MockFactory(pin_class=BusyPin)
+    busy = busy_factory("GPIO22")
     lines: list[str] = []
     rec = I2CRecorder()
     try:

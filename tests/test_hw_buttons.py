@@ -254,18 +254,8 @@ def test_a_gpio_line_held_by_another_process_is_a_hardware_error(monkeypatch):
     """QA 4: lgpio raises its own ``lgpio.error('GPIO busy')`` (not an OSError)
     when the running service holds the line; doctor and the board start showed
     a traceback. Emulated with a pin that raises such an error."""
-    from gpiozero.pins.mock import MockPin
-
-    class error(Exception):  # the shape of lgpio.error: a plain Exception subclass
-        pass
-
-    class BusyPin(MockPin):
-        def __init__(self, factory, info, *a, **kw):
-            if info.name == "GPIO22":
-                raise error("GPIO busy")
-            super().__init__(factory, info, *a, **kw)
-
-    f = MockFactory(pin_class=BusyPin)
+    from .gpio_util import busy_factory
+    f = busy_factory("GPIO22")
     try:
         with pytest.raises(HardwareError) as e:
             GpioButtons(get_profile("diy"), lambda k: None, pin_factory=f)
