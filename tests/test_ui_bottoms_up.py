@@ -35,8 +35,8 @@ P = Piece.parse
 BU = "ok,down,down,ok"
 DEVICE_4 = BU + ",ok,ok,ok"                                # 4 players, device draws, 90 pieces
 TOUR_4 = ",".join(["hold-ok,release"] * 4 + ["ok"])        # BU-3: each looks, then OK
-SHORT_DEVICE_4 = BU + ",ok,ok,down,down,left,up,up,ok"     # stash 18 (1 per color and size)
-SHORT_PHYSICAL_2 = BU + ",down,down,ok,ok,down,ok,down,left,up,up,ok"  # 2 players, table draws, 18
+SHORT_DEVICE_4 = BU + ",ok,ok,down,down,right,up,up,ok"    # stash 18 (RIGHT from 90 wraps round)
+SHORT_PHYSICAL_2 = BU + ",down,down,ok,ok,down,ok,down,right,up,up,ok" # 2 players, table draws, 18
 # Opening (BU-4): P1 rS, P2 gS, P3 yS, P4 wS; the rows are the six colors.
 OPENING = "ok,down,down,ok,down,down,down,ok,up,up,ok"
 
@@ -120,7 +120,7 @@ def test_two_players_are_allowed_with_a_warning_BU2(tmp_path):
     press(app, "ok,ok")
     assert app.top.footer == "best with 4 to 6"  # BU-2, in plain words
     assert_matches_reference(app.frame(), "bu_setup_warning")
-    press(app, "down,ok,down,left,up,up,ok")  # secret colors at the table, 18 pieces
+    press(app, "down,ok,down,right,up,up,ok")  # secret colors at the table, 18 pieces
     st = state(app)
     assert st.n == 2 and st.warning.endswith("(BU-2)") and st.secret_mode == "physical"
     assert len(st.stash) == 18 and st.secrets == (None, None)
@@ -575,7 +575,7 @@ def test_headless_sim_plays_a_short_game_to_the_winner(tmp_path):
 def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
     for lone, keys_lone in ((False, ""), (True, "down,down,down,ok,up,up,up,")):
         app = make_app(tmp_path / str(lone), seed=7)
-        press(app, BU + ",ok,ok,down,down,left,up,up," + keys_lone + "ok," + TOUR_4)
+        press(app, BU + ",ok,ok,down,down,right,up,up," + keys_lone + "ok," + TOUR_4)
         sess = game_screen(app).session
         rnd = random.Random(5)
         while state(app).phase != "over":
@@ -954,3 +954,19 @@ def test_a_restart_during_the_secret_colors_tour_brings_the_tour_back(tmp_path):
     third = App(Journal(str(tmp_path / "ref.db")), rng=random.Random(2))
     press(third, "ok")
     assert isinstance(third.top, BottomsUpScreen)
+
+
+def test_left_and_right_lower_and_raise_the_stash_as_they_do_the_bag_of_ice_target(tmp_path):
+    """QA 3: RIGHT took the stash from 90 to 72 while it raises the Bag of Ice
+    target. On every option RIGHT raises the number and LEFT lowers it; OK
+    still steps down the stash (a shorter game is the usual change)."""
+    app = make_app(tmp_path)
+    press(app, BU + ",ok,ok,down,down")  # the options, the cursor on Stash
+    stash = lambda: next(o for o in app.top.options if o.key == "stash").value  # noqa: E731
+    assert stash() == 5  # 90 pieces: 5 of each color and size
+    press(app, "left")
+    assert stash() == 4  # 72
+    press(app, "right")
+    assert stash() == 5
+    press(app, "ok")
+    assert stash() == 4  # OK: the next shorter game

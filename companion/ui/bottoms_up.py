@@ -282,7 +282,7 @@ def options_screen(app: "App", names: list[str]) -> Screen:
     stash = [(ngettext("{n} piece", "{n} pieces", n).format(n=n), n // 18) for n in STASH_SIZES]
     opts = [
         Option("secret", pgettext("option", "Secret colors"), [(_("device"), "device"), (_("table"), "physical")]),
-        Option("stash", _("Stash"), stash),
+        Option("stash", _("Stash"), stash, descending=True),  # OK: a shorter game; RIGHT/LEFT: more/fewer
         # BU-11's house rule, worded as in Settings (the catalog's context "lone pieces")
         Option("lone", _("Lone pieces"), [(score, True), (no_score, False)] if lone
                else [(no_score, False), (score, True)]),

@@ -115,6 +115,7 @@ class Option:
     values: list[tuple[str, Any]]  # (shown, value)
     index: int = 0
     when: Callable[[dict[str, Any]], bool] | None = None  # offered only when the other values make it count
+    descending: bool = False  # values listed high to low: RIGHT still raises, LEFT lowers (OK goes down the list)
 
     @property
     def value(self) -> Any:
@@ -155,7 +156,11 @@ class OptionsSetup(Menu):
 
     def on_key(self, key, app: "App") -> None:
         if key in (Key.LEFT, Key.RIGHT) and self.index > 0:
-            self._cycle(self.shown_options()[self.index - 1], 1 if key == Key.RIGHT else -1)
+            # RIGHT raises a number and LEFT lowers it on every option (QA 3: the Bottoms Up
+            # stash, listed from 90 down, went the other way from the Bag of Ice target)
+            o = self.shown_options()[self.index - 1]
+            up = 1 if key == Key.RIGHT else -1
+            self._cycle(o, -up if o.descending else up)
             return
         super().on_key(key, app)
 
