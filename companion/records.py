@@ -269,6 +269,9 @@ def _forced_chain(state: State, fits: Callable[[State], bool] | None) -> list[tu
     """The forced moves (``State.forced_move``: U-6, BU-13) the device applies
     by itself from ``state``. With ``fits``: the shortest chain after which
     ``fits`` holds, or None; without: the whole chain."""
+    chains = _forced_chains(state, fits, first=True) if fits is not None else None
+    if fits is not None:
+        return chains[0] if chains else None
     steps: list[tuple[str, State]] = []
     st = state
     for _ in range(IMPLIED_LIMIT):
@@ -277,9 +280,26 @@ def _forced_chain(state: State, fits: Callable[[State], bool] | None) -> list[tu
             break
         st = st.apply(fm)
         steps.append((str(fm), st))
-        if fits is not None and fits(st):
-            return steps
-    return None if fits is not None else steps
+    return steps
+
+
+def _forced_chains(state: State, fits: Callable[[State], bool], *, first: bool = False) -> list[list[tuple[str, State]]]:
+    """Every chain of the forced moves from ``state`` (shortest first) after
+    which ``fits`` holds: the readings of a record that left them out."""
+    out: list[list[tuple[str, State]]] = []
+    steps: list[tuple[str, State]] = []
+    st = state
+    for _ in range(IMPLIED_LIMIT):
+        fm = st.forced_move()
+        if fm is None:
+            break
+        st = st.apply(fm)
+        steps.append((str(fm), st))
+        if fits(st):
+            out.append(list(steps))
+            if first:
+                break
+    return out
 
 
 def _fits(text: str) -> Callable[[State], bool]:
@@ -292,6 +312,11 @@ def _fits(text: str) -> Callable[[State], bool]:
     return check
 
 
+REREAD_LIMIT = 10000
+"""Events ``replay`` may fold again while it tries another reading of a record
+that left forced moves out (a guard: real records need a handful)."""
+
+
 def replay(record: Record) -> ReplayResult:
     """Fold a whole record; the first event that does not fit raises
     ``RecordError`` with its line number and the rules' reason.
@@ -301,7 +326,14 @@ def replay(record: Record) -> ReplayResult:
     record written by hand may leave such moves out: where an event fits only
     after them, and at the end of the record, they are applied as the device
     would and listed in ``implied_moves``; an undo takes the implied moves
-    after the move it undoes with it, as the device's undo does."""
+    after the move it undoes with it, as the device's undo does.
+
+    A move whose text is also that of the forced move in front of it reads
+    two ways: that forced move itself, or the next decision's move with the
+    forced move left out. The first reading is taken; when a later event
+    then does not fit, the other is tried (and so on back), and the record
+    is refused only when no reading fits, with the error of the reading that
+    went furthest (the first one's, when none went further)."""
     try:
         f = Fold(states=[new_state(record.game, record.setup)])
     except SetupError as e:
@@ -316,24 +348,54 @@ def replay(record: Record) -> ReplayResult:
             f.moves.append(Played(None, f.states[-2].parse_move(text)))  # no seq: not in the record
             implied.append({"before_line": line, "move": text})
 
-    for event, line in zip(record.events, record.lines):
+    def snapshot() -> tuple[Fold, list[dict[str, Any]]]:
+        return Fold(list(f.states), list(f.moves), list(f.undone), f.ended), list(implied)
+
+    # where another reading is left: (event index, the fold and implied moves before it, chains)
+    readings: list[tuple[int, tuple[Fold, list[dict[str, Any]]], list[list[tuple[str, State]]]]] = []
+    furthest: RecordError | None = None
+    rereads = 0
+    i = 0
+    events = list(zip(record.events, record.lines))
+    while i < len(events):
+        event, line = events[i]
         try:
             if event.type == "undo":
                 while f.moves and f.moves[-1].seq is None:  # implied moves go with the move they followed
                     f.moves.pop()
                     f.states.pop()
-            f.apply(event)
-        except RecordError as e:
-            raise RecordError(e.reason, line) from None
-        except (InvalidMoveError, IllegalMoveError) as e:
             text = event.data.get("move") if event.type == "move" else None
-            steps = _forced_chain(f.state, _fits(text)) if isinstance(text, str) else None
-            if steps is None:
-                raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
-            add_implied(steps, line)
-            f.apply(event)
+            chains = (_forced_chains(f.state, _fits(text))
+                      if isinstance(text, str) and not f.ended and f.state.forced_move() is not None else [])
+            before = snapshot() if chains else None
+            try:
+                f.apply(event)
+            except (InvalidMoveError, IllegalMoveError) as e:
+                if not chains:
+                    raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
+                add_implied(chains.pop(0), line)
+                f.apply(event)
+            if chains and before is not None:
+                readings.append((i, before, chains))
+            i += 1
+        except RecordError as e:
+            error = e if e.line == line else RecordError(e.reason, line)
         except CompanionError as e:
-            raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
+            error = RecordError(f"event {event.seq}: {_short(str(e), 300)}", line)
+        else:
+            continue
+        if furthest is None or (error.line or 0) > (furthest.line or 0):
+            furthest = error  # the reading that went furthest says what is wrong
+        while readings and not readings[-1][2]:
+            readings.pop()
+        if not readings or rereads > REREAD_LIMIT:
+            raise furthest
+        k, (saved, saved_implied), chains = readings[-1]
+        f, implied = Fold(list(saved.states), list(saved.moves), list(saved.undone), saved.ended), list(saved_implied)
+        add_implied(chains.pop(0), events[k][1])
+        f.apply(events[k][0])
+        rereads += i - k + 1
+        i = k + 1
     if not f.ended:
         add_implied(_forced_chain(f.state, None) or [], (record.lines[-1] + 1) if record.lines else record.header_line + 1)
     return ReplayResult(record, f, implied)

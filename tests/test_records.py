@@ -118,3 +118,31 @@ def test_replay_command_refuses_a_newline_in_a_name(tmp_path, capsys):
     assert main(["replay", str(path)]) != 0
     err = capsys.readouterr().err
     assert ":1: bad setup: player 1's name 'A\\nB' holds a control character (U+000A)" in err
+
+
+BU_FORCED_TWICE = [
+    '{"format": "pyramid-companion-record", "version": 1, "game": "bottoms_up", '
+    '"setup": {"players": ["Ann", "Bob"], "stash": 1}}',
+    *[json.dumps({"type": "move", "move": m}) for m in (
+        "secret b", "secret k", "place wS", "place bS", "place wM on B", "blue k", "place yM on A",
+        "yellow B", "yellow B", "yellow open", "yellow open", "place bL on B", "blue b")],
+]
+
+
+def test_a_left_out_forced_move_with_the_text_of_the_next_move_reads_both_ways_BU13():
+    """QA 5: the device wrote "yellow open" twice: a choice with one option
+    (BU-13, applied by itself), then the player's own "yellow open". A record
+    written by hand may leave the first out (docs/records.md); replay took the
+    second for the first and refused the next event. It now tries the other
+    reading when a later event does not fit."""
+    full = records.replay(records.parse_lines(BU_FORCED_TWICE)).to_json()
+    assert full["ok"] and full["implied_moves"] == []
+    left_out = BU_FORCED_TWICE[:10] + BU_FORCED_TWICE[11:]  # the forced "yellow open" not written
+    short = records.replay(records.parse_lines(left_out)).to_json()
+    assert short["ok"] and short["implied_moves"] == [{"before_line": 11, "move": "yellow open"}]
+    assert (short["state"], short["scores"], short["current_player"]) == (
+        full["state"], full["scores"], full["current_player"])
+    # a record that fits no reading is still refused at the first event that did not fit
+    with pytest.raises(RecordError) as e:
+        records.replay(records.parse_lines(left_out[:-1] + ['{"type": "move", "move": "blue q"}']))
+    assert e.value.line == 13
