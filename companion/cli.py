@@ -184,13 +184,20 @@ def run_interactive_sim(app, args) -> int:
     from .loop import Loop, STOP
     if not sys.stdin.isatty():
         return _err("the simulator needs a terminal; for scripts use: companion sim --keys up,ok --text")
+    why = sim.needs_utf8(sys.stdout)
+    if why:  # the frames would not show, and nothing would say so (QA 5)
+        return _err(why)
+    from .loop import Call
     inputs: queue.Queue = queue.Queue()
     display = sim.TerminalDisplay()
     loop = Loop(app, display, inputs, idle_blank_s=app.settings.idle_blank_s)
     fd = sys.stdin.fileno()
     saved = sim.raw_terminal(fd)  # raw before the first frame: no key typed at once is echoed
+
+    def redraw() -> None:  # on the loop's thread, as everything that draws
+        inputs.put(Call(lambda app: display.redraw(), redraw=False))
     reader = threading.Thread(target=sim.read_terminal_keys, args=(fd, inputs, loop.stop),
-                              kwargs={"raw": False}, daemon=True)
+                              kwargs={"raw": False, "redraw": redraw}, daemon=True)
     _on_sigterm(lambda: inputs.put(STOP))
     reader.start()
     console = _serial_console(args, app, loop)

@@ -5,7 +5,8 @@ frame is drawn with Unicode braille (64x16 characters, fits 80x24).
 
 Keys: arrows (or h j k l) = LEFT DOWN UP RIGHT, Enter or Space = OK,
 Esc or Backspace = BACK, ``o`` = hold OK, ``b`` = hold BACK, ``r`` = release
-a hold, ``q`` or Ctrl-C = quit.
+a hold, Ctrl-L = draw again, ``q`` or Ctrl-C = quit. A terminal smaller than
+the frame gets a line saying the size it needs; a resize redraws.
 
 Headless (``companion sim --keys up,ok,...``): the keys are applied in order
 and the final frame is saved as PNG (``--screenshot``) and/or printed as text
@@ -18,13 +19,15 @@ import queue
 import select
 import sys
 import threading
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable
 
 from companion.io import HEIGHT, WIDTH, Key
 from companion.loop import STOP
 from companion.ui.app import braille
 
-HELP = "arrows/hjkl move  Enter=OK  Esc/Bksp=BACK  o=hold OK  b=hold BACK  q=quit"
+HELP = "arrows/hjkl move  Enter/Space=OK  Esc/Bksp=BACK  o/b=hold OK/BACK  r=release  q=quit"
+NEED_COLS, NEED_ROWS = WIDTH // 2 + 2, HEIGHT // 4 + 5  # the box (66 x 18), the title, the help, the cursor
+BLANK_NOTE = "screen off (idle): any key wakes it"
 
 
 
@@ -35,6 +38,7 @@ class TerminalDisplay:
         self.stream = stream or sys.stdout
         self.title = title
         self._last: bytes | None = None
+        self._lines: list[str] = []
         self.frames_sent = 0
         self.blanked = False
 
@@ -44,25 +48,67 @@ class TerminalDisplay:
             return
         self._last = data
         self.blanked = False
-        self._draw(braille(image))
+        self._lines = braille(image)
+        self._draw(self._lines)
 
-    def _draw(self, lines: list[str]) -> None:
-        out = ["\x1b[H\x1b[2J", self.title, "\u250c" + "\u2500" * (WIDTH // 2) + "\u2510"]
+    def redraw(self) -> None:
+        """Draw the last frame again (the terminal was resized, or Ctrl-L)."""
+        if self.blanked:
+            self.blank()
+        elif self._lines:
+            self._draw(self._lines)
+
+    def size(self) -> tuple[int, int]:
+        """The terminal's columns and lines (80 x 24 when it cannot say)."""
+        try:
+            cols, rows = os.get_terminal_size(self.stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            return 80, 24
+        return (cols, rows) if cols and rows else (80, 24)  # 0 x 0: a pty nobody sized
+
+    def _draw(self, lines: list[str], title: str = "") -> None:
+        cols, rows = self.size()
+        if cols < NEED_COLS or rows < NEED_ROWS:  # a wrapped frame is unreadable: say what it needs (QA 5)
+            out = ["\x1b[H\x1b[2J"] + _wrap(f"The simulator needs a terminal of {NEED_COLS} x {NEED_ROWS}; "
+                                            f"this one is {cols} x {rows}. Make it larger (q quits).", cols)
+            self.stream.write("\r\n".join(out[:max(2, rows)]) + "\r\n")
+            self.stream.flush()
+            self.frames_sent += 1
+            return
+        out = ["\x1b[H\x1b[2J", title or self.title, "\u250c" + "\u2500" * (WIDTH // 2) + "\u2510"]
         out += ["\u2502" + line + "\u2502" for line in lines]
-        out += ["\u2514" + "\u2500" * (WIDTH // 2) + "\u2518", HELP]
+        out += ["\u2514" + "\u2500" * (WIDTH // 2) + "\u2518", HELP if cols >= len(HELP) else HELP[:cols]]
         self.stream.write("\r\n".join(out) + "\r\n")
         self.stream.flush()
         self.frames_sent += 1
 
     def blank(self) -> None:
         self.blanked = True
-        self._draw([" " * (WIDTH // 2)] * (HEIGHT // 4))
+        self._draw([" " * (WIDTH // 2)] * (HEIGHT // 4), title=f"{self.title}: {BLANK_NOTE}")
 
     def set_contrast(self, level: int) -> None:
         pass
 
     def close(self) -> None:
         self.blank()
+
+
+def _wrap(text: str, cols: int) -> list[str]:
+    """``text`` in lines of at most ``cols`` characters (at least 10)."""
+    import textwrap
+    return textwrap.wrap(text, max(10, cols))
+
+
+def needs_utf8(stream: IO[str]) -> str | None:
+    """Why ``stream`` cannot show the braille frames (an encoding without them), else None."""
+    enc = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "\u2800\u250c".encode(enc)
+    except (UnicodeEncodeError, LookupError):
+        return (f"the simulator draws the screen with Unicode braille, which this terminal's encoding ({enc}) "
+                f"cannot show: use a UTF-8 terminal (e.g. LANG=C.UTF-8); for scripts: companion sim --keys "
+                f"up,ok --screenshot out.png")
+    return None
 
 
 _SEQUENCES = {
@@ -90,7 +136,9 @@ def decode_keys(data: bytes) -> tuple[list[Key | None], bytes]:
                 keys.append(_SEQUENCES[seq])
                 i += 3
                 continue
-            if len(seq) < 3 and seq in (b"\x1b", b"\x1b[", b"\x1bO") and i + len(seq) == len(data) and len(seq) > 1:
+            if len(seq) < 3 and seq in (b"\x1b", b"\x1b[", b"\x1bO") and i + len(seq) == len(data):
+                # the rest may come in the next read (ssh, tmux, a serial link split an arrow key);
+                # a lone Esc with nothing after it is BACK once the reader's wait runs out (QA 5)
                 return keys, data[i:]
             if data[i + 1:i + 2] == b"[":  # an unknown CSI sequence: skip it
                 j = i + 2
@@ -129,14 +177,21 @@ def restore_terminal(fd: int, old: list | None) -> None:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
-def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *, raw: bool = True) -> None:
+def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *, raw: bool = True,
+                       redraw: Callable[[], None] | None = None) -> None:
     """Read keys from a terminal in raw mode and post them; quit posts STOP.
-    ``raw=False``: the caller has already set raw mode (``raw_terminal``)."""
+    ``raw=False``: the caller has already set raw mode (``raw_terminal``).
+    ``redraw`` is called on Ctrl-L and when the terminal's size changes."""
     old = raw_terminal(fd) if raw else None
+    size = _size(fd)
     try:
         pending = b""
         while not stop.is_set():
             r, _, _ = select.select([fd], [], [], 0.2)
+            now = _size(fd)
+            if redraw is not None and now != size:
+                size = now
+                redraw()
             if not r:
                 if pending:  # a lone Esc: BACK
                     keys, pending = decode_keys(pending + b"\x00")
@@ -148,6 +203,8 @@ def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *,
             if not chunk:
                 inputs.put(STOP)
                 return
+            if redraw is not None and b"\x0c" in chunk:  # Ctrl-L: draw the screen again
+                redraw()
             keys, pending = decode_keys(pending + chunk)
             for k in keys:
                 if k is None:
@@ -156,6 +213,13 @@ def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *,
                 inputs.put(k)
     finally:
         restore_terminal(fd, old)
+
+
+def _size(fd: int) -> tuple[int, int] | None:
+    try:
+        return tuple(os.get_terminal_size(fd))  # type: ignore[return-value]
+    except OSError:
+        return None
 
 
 def parse_key_list(text: str) -> list[Key]:

@@ -131,3 +131,64 @@ def test_spaces_separate_keys_too(tmp_path):
     from hardware.sim import parse_key_list
     assert parse_key_list("down ok, hold-ok release") == [Key.DOWN, Key.OK, Key.HOLD_OK, Key.RELEASE]
     assert parse_key_list("") == parse_key_list("  ") == []
+
+
+def test_a_terminal_too_small_for_the_frame_is_told_the_size_it_needs():
+    """QA 5: at 40 x 10 every line of the 66-column frame wrapped and scrolled:
+    nothing was readable. The simulator says the size it needs instead."""
+    import io
+
+    from hardware.sim import NEED_COLS, NEED_ROWS, TerminalDisplay
+    out = io.StringIO()
+    d = TerminalDisplay(out)
+    d.size = lambda: (40, 10)  # type: ignore[method-assign]
+    d.show(Image.new("1", (128, 64), 1))
+    text = out.getvalue()
+    assert f"needs a terminal of {NEED_COLS} x {NEED_ROWS}" in " ".join(text.split())
+    assert all(len(line) <= 40 for line in text.split("\r\n"))
+    d.size = lambda: (80, 24)  # type: ignore[method-assign]
+    out.truncate(0)
+    d.redraw()  # a resize (or Ctrl-L) draws the last frame again
+    assert chr(0x28FF) in out.getvalue() and "r=release" in out.getvalue()
+    out.truncate(0)
+    d.blank()
+    assert "any key wakes it" in out.getvalue()  # QA 5: an empty box looked like a hang
+
+
+def test_a_terminal_without_utf8_is_told_why_nothing_shows():
+    import io
+
+    from hardware.sim import needs_utf8
+    assert "UTF-8" in needs_utf8(io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    assert needs_utf8(io.TextIOWrapper(io.BytesIO(), encoding="utf-8")) is None
+
+
+def test_an_arrow_key_split_across_two_reads_is_still_an_arrow():
+    """QA 5: over ssh or tmux "\\x1b" and "[B" can come in two reads; the lone
+    Esc was taken for BACK. It waits for the rest (a lone Esc is BACK once the
+    reader's wait runs out)."""
+    keys, rest = decode_keys(b"\x1b")
+    assert keys == [] and rest == b"\x1b"
+    keys, rest = decode_keys(rest + b"[B")
+    assert keys == [Key.DOWN] and rest == b""
+    keys, _ = decode_keys(b"\x1b" + b"\x00")  # what the reader does when nothing followed
+    assert keys == [Key.BACK]
+
+
+def test_the_simulator_redraws_when_the_terminal_is_resized(tmp_path):
+    import fcntl
+    import struct
+    import termios
+    c = PtyCompanion("sim", "--journal", str(tmp_path / "j.db"), "--seed", "3", env=_env(tmp_path))
+    try:
+        assert c.read_until_frames(1) == 1
+        fcntl.ioctl(c.master, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
+        assert c.read_until_frames(2) == 2  # drawn again for the new size: too small, said so
+        assert "needs a terminal" in " ".join(c.last_frame().split())
+        fcntl.ioctl(c.master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        assert c.read_until_frames(3) == 3
+        assert chr(0x2800) in c.last_frame()  # the frame again, in braille
+        os.write(c.master, b"q")
+        c.proc.wait(timeout=10)
+    finally:
+        c.close()
