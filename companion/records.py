@@ -182,8 +182,11 @@ def parse_lines(lines: Iterable[str]) -> Record:
             if obj.get("format") != FORMAT:
                 raise RecordError(f"not a game record (first line needs \"format\": \"{FORMAT}\")", n)
             v = obj.get("version")
-            if not isinstance(v, int) or v < 1:
+            if not isinstance(v, int) or isinstance(v, bool):  # JSON true is not a version (QA 5)
                 raise RecordError("the header needs an integer \"version\"", n)
+            if v < 1:
+                raise RecordError(f"record version {v} does not exist: versions start at 1 "
+                                  f"(this companion reads 1 to {RECORD_VERSION})", n)
             if v > RECORD_VERSION:
                 raise RecordError(f"record version {v} is newer than this companion reads ({RECORD_VERSION})", n)
             if not isinstance(obj.get("game"), str):

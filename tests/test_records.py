@@ -146,3 +146,46 @@ def test_a_left_out_forced_move_with_the_text_of_the_next_move_reads_both_ways_B
     with pytest.raises(RecordError) as e:
         records.replay(records.parse_lines(left_out[:-1] + ['{"type": "move", "move": "blue q"}']))
     assert e.value.line == 13
+
+
+def test_a_header_version_must_be_a_real_version_number():
+    """QA 5: "version": true was read as version 1, and "version": 0 was refused
+    as not an integer."""
+    head = '{"format": "pyramid-companion-record", "version": %s, "game": "die", "setup": {}}'
+    with pytest.raises(RecordError, match="integer"):
+        records.parse_lines([head % "true"])
+    with pytest.raises(RecordError, match="versions start at 1"):
+        records.parse_lines([head % "0"])
+    assert records.parse_lines([head % "1"]).game == "die"
+
+
+def test_position_refuses_a_seat_that_is_not_at_the_table():
+    """QA 5: position(..., active=5) with two players gave current player 5."""
+    from companion.errors import SetupError
+    from companion.games import bag_of_ice, bottoms_up
+    two = {"players": ["Ann", "Bob"], "start": 0}
+    with pytest.raises(SetupError, match="active must be a seat, 0 to 1"):
+        bag_of_ice.position(two, active=5)
+    with pytest.raises(SetupError, match="active must be a seat"):
+        bottoms_up.position({"players": ["Ann", "Bob", "Cy", "Dee"]}, ["yS"], active=9)
+    with pytest.raises(SetupError):
+        bottoms_up.position({"players": ["Ann", "Bob", "Cy", "Dee"]}, ["yS"], active=True)
+    assert bag_of_ice.position(two, active=1).current_player == 1
+
+
+def test_tools_refuse_unknown_setup_keys_and_say_why_a_move_does_not_fit():
+    """QA 5: the die took {"x": 1}, the start player took ["A", "A"], and a bag
+    move out of turn said only "not possible now"."""
+    head = '{"format": "pyramid-companion-record", "version": 1, "game": "%s", "setup": %s}'
+    with pytest.raises(RecordError, match="unknown key 'x'"):
+        records.replay(records.parse_lines([head % ("die", '{"x": 1}')]))
+    with pytest.raises(RecordError, match="each player once"):
+        records.replay(records.parse_lines([head % ("pick", '{"players": 2, "names": ["A", "A"]}')]))
+    bag = [head % ("bag", '{"preset": "bag_of_ice"}'), '{"type": "move", "move": "draw S"}',
+           '{"type": "move", "move": "draw S"}']
+    with pytest.raises(RecordError) as e:
+        records.replay(records.parse_lines(bag))
+    assert "the piece drawn comes next (a small)" in str(e.value) and e.value.line == 3
+    held = bag[:2] + ['{"type": "move", "move": "got yS"}', '{"type": "move", "move": "refill"}']
+    with pytest.raises(RecordError, match="yS is held: keep it or return it"):
+        records.replay(records.parse_lines(held))

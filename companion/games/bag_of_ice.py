@@ -683,6 +683,8 @@ def position(setup: dict[str, Any], drawn: str | Iterable[Piece] = (), totals: S
             raise SetupError(f"give {s.n} totals")
         s = replace(s, totals=tuple(int(t) for t in totals))
     if active is not None:
+        if not isinstance(active, int) or isinstance(active, bool) or not 0 <= active < s.n:  # QA 5
+            raise SetupError(f"active must be a seat, 0 to {s.n - 1}, not {active!r}")
         s = replace(s, active=active)
     return s
 

@@ -988,6 +988,8 @@ def position(setup: dict[str, Any], field: Sequence[str] | Mapping[str, str],
     sec = tuple(None if c is None else _bu_color(c) for c in secrets) if secrets else (None,) * s.n
     if len(sec) != s.n:
         raise SetupError(f"give {s.n} secret colors")
+    if not isinstance(active, int) or isinstance(active, bool) or not 0 <= active < s.n:  # QA 5
+        raise SetupError(f"active must be a seat, 0 to {s.n - 1}, not {active!r}")
     return replace(s, phase=Phase.PLAY, active=active, turn=turn, secrets=sec, stash=stash,
                    destroyed=gone, groups=tuple(groups), next_gid=len(groups), next_slot=slot)
 

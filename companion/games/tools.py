@@ -143,8 +143,14 @@ class _ToolState(State):
         return ()
 
     def _check(self, move: Move) -> None:
-        if move not in self.legal_moves():
-            raise IllegalMoveError(f"{move} is not possible now")
+        legal = self.legal_moves()
+        if move not in legal:  # the reason is what the tool waits for (QA 5: "not possible now" alone)
+            shown = ", ".join(str(m) for m in legal[:6]) + (", ..." if len(legal) > 6 else "")
+            raise IllegalMoveError(f"{move} is not possible now: {self.waiting_for()} ({shown})")
+
+    def waiting_for(self) -> str:
+        """What the tool waits for, in words (the reason an illegal move gets)."""
+        return "the moves possible are"
 
 
 # ---------------------------------------------------------------- die
@@ -223,6 +229,14 @@ class BagState(_ToolState):
             return []
         return [(Got(p), pr) for p, pr in self.bag.draw_outcomes(self.asking)]
 
+    def waiting_for(self) -> str:
+        if self.asking or self.asking_any:
+            size = "any size" if self.asking_any else f"a {self.asking.name.lower()}" if self.asking else ""
+            return f"the piece drawn comes next ({size})"
+        if self.held is not None:
+            return f"{self.held} is held: keep it or return it"
+        return "draw a size" + (", or refill" if self.kept else " (nothing kept to refill)")
+
     def apply(self, move: Move) -> "BagState":
         if isinstance(move, Draw) and self.held is None and not self.asking and not self.asking_any:
             if move.size is not None and not self.bag.count_size(move.size):
@@ -293,11 +307,21 @@ class PickState(_ToolState):
         return {"players": self.players, "picks": [s + 1 for s in self.picks]}
 
 
+def _only(setup: dict[str, Any], tool: str, keys: tuple[str, ...]) -> None:
+    """The tools refuse setup keys they do not know, as the games do (QA 5)."""
+    unknown = sorted(set(setup) - set(keys))
+    if unknown:
+        known = ", ".join(keys)
+        raise SetupError(f"{tool} setup: unknown key {unknown[0]!r} (known: {known})")
+
+
 def _new_die(setup: dict[str, Any]) -> DieState:
+    _only(setup, "die", ("die",))  # "die": "physical": the table rolls and enters the face
     return DieState()
 
 
 def _new_bag(setup: dict[str, Any]) -> BagState:
+    _only(setup, "bag", ("preset", "bag"))
     preset = setup.get("preset", "undercut")
     if preset not in BAG_PRESETS:
         raise SetupError(f"unknown bag preset {preset!r} (one of {', '.join(BAG_PRESETS)})")
@@ -306,12 +330,15 @@ def _new_bag(setup: dict[str, Any]) -> BagState:
 
 
 def _new_pick(setup: dict[str, Any]) -> PickState:
+    _only(setup, "pick", ("players", "names"))
     n = setup.get("players", 4)
     if not isinstance(n, int) or not 2 <= n <= 12:
         raise SetupError("pick a start player among 2 to 12 players")
     names = setup.get("names", [])
     if not isinstance(names, list) or len(names) > n or not all(isinstance(x, str) and x for x in names):
         raise SetupError("names: a list of at most as many names as players")
+    if len(set(names)) < len(names):
+        raise SetupError("names: each player once (a name is given twice)")
     return PickState(players=n, names=tuple(names))
 
 
