@@ -268,22 +268,25 @@ class ReplayResult:
 IMPLIED_LIMIT = 64  # forced moves in a row, at most (a guard; real games need a handful)
 
 
-def _forced_chain(state: State, fits: Callable[[State], bool] | None) -> list[tuple[str, State]] | None:
+def _forced_steps(state: State) -> Iterator[tuple[str, State]]:
     """The forced moves (``State.forced_move``: U-6, BU-13) the device applies
-    by itself from ``state``. With ``fits``: the shortest chain after which
-    ``fits`` holds, or None; without: the whole chain."""
-    chains = _forced_chains(state, fits, first=True) if fits is not None else None
-    if fits is not None:
-        return chains[0] if chains else None
-    steps: list[tuple[str, State]] = []
+    by itself from ``state``, one by one, with the state after each."""
     st = state
     for _ in range(IMPLIED_LIMIT):
         fm = st.forced_move()
         if fm is None:
-            break
+            return
         st = st.apply(fm)
-        steps.append((str(fm), st))
-    return steps
+        yield str(fm), st
+
+
+def _forced_chain(state: State, fits: Callable[[State], bool] | None) -> list[tuple[str, State]] | None:
+    """The forced moves from ``state``: with ``fits``, the shortest chain after
+    which ``fits`` holds, or None; without, the whole chain."""
+    if fits is None:
+        return list(_forced_steps(state))
+    chains = _forced_chains(state, fits, first=True)
+    return chains[0] if chains else None
 
 
 def _forced_chains(state: State, fits: Callable[[State], bool], *, first: bool = False) -> list[list[tuple[str, State]]]:
@@ -291,14 +294,9 @@ def _forced_chains(state: State, fits: Callable[[State], bool], *, first: bool =
     which ``fits`` holds: the readings of a record that left them out."""
     out: list[list[tuple[str, State]]] = []
     steps: list[tuple[str, State]] = []
-    st = state
-    for _ in range(IMPLIED_LIMIT):
-        fm = st.forced_move()
-        if fm is None:
-            break
-        st = st.apply(fm)
-        steps.append((str(fm), st))
-        if fits(st):
+    for step in _forced_steps(state):
+        steps.append(step)
+        if fits(step[1]):
             out.append(list(steps))
             if first:
                 break
