@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import threading
 import time
 from collections import deque
@@ -41,7 +40,7 @@ from typing import Any, Callable
 from .engine import CHANCE, TERMINAL
 from .errors import CompanionError
 from .export import player_names, scores_csv, session_summary, summaries, title_of
-from .io import Key
+from .io import Key, key_names
 from .ui.app import braille
 from .ui.widgets import Confirm
 
@@ -376,13 +375,12 @@ class Console:
     def cmd_press(self, args: list[str]) -> list[str]:
         if not self.may_press:
             raise ConsoleError(READ_ONLY)
-        raw = " ".join(args).strip()
-        names = [n for n in re.split(r"[\s,]+", raw) if n]  # "down,ok", "down ok", "down, ok"
+        try:
+            names = key_names(" ".join(args))  # "down,ok", "down ok", "down, ok"
+        except ValueError:  # "up,,down": a key left out (a typo): nothing is pressed (QA 4)
+            raise ConsoleError("an empty key between commas: write the keys as down,ok") from None
         if not names:
             raise ConsoleError("press needs keys, e.g. press down,ok")
-        if re.search(r",\s*,", raw) or raw.startswith(",") or raw.endswith(","):
-            # "up,,down": a key left out (a typo), not a pause: nothing is pressed (QA 4)
-            raise ConsoleError("an empty key between commas: write the keys as down,ok")
         if len(names) > MAX_KEYS:
             raise ConsoleError(f"at most {MAX_KEYS} keys in one press")
         keys = []

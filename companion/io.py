@@ -41,6 +41,23 @@ class Key(str, enum.Enum):
         raise ValueError(f"unknown key {name!r}; known keys: {', '.join(k.value for k in cls)}")
 
 
+def key_names(text: str) -> list[str]:
+    """The key names of a key list: ``"down,down,ok hold-back"`` (commas or
+    spaces separate, ``"down, ok"`` too). An empty name between commas (``ok,,ok``,
+    a leading or trailing comma) is a key left out, a typo: ``ValueError``
+    naming the item. An empty text is no key. The simulator's ``--keys`` and the
+    serial console's ``press`` read key lists with it."""
+    if not text.strip():
+        return []
+    out: list[str] = []
+    for k, item in enumerate(text.split(","), 1):
+        names = item.split()
+        if not names:
+            raise ValueError(f"empty key name (key list item {k} of {text!r})")
+        out += names
+    return out
+
+
 @runtime_checkable
 class Display(Protocol):
     """Something that shows 128x64 1-bit frames."""

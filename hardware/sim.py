@@ -21,7 +21,7 @@ import sys
 import threading
 from typing import IO, Callable, Iterable
 
-from companion.io import HEIGHT, WIDTH, Key
+from companion.io import HEIGHT, WIDTH, Key, key_names
 from companion.loop import STOP
 from companion.ui.app import braille
 
@@ -223,19 +223,14 @@ def _size(fd: int) -> tuple[int, int] | None:
 
 
 def parse_key_list(text: str) -> list[Key]:
-    """``"down,down,ok,hold-back"`` -> keys (spaces separate too); an unknown
-    name, or an empty one (``ok,,ok``, a trailing comma), raises ValueError
-    naming it. An empty text is no key."""
-    if not text.strip():
-        return []
-    out = []
-    for k, item in enumerate(text.split(","), 1):
-        names = item.split()
-        if not names:
-            raise ValueError(f"empty key name (key list item {k} of {text!r}); known keys: "
-                             f"{', '.join(key.value for key in Key)}")
-        out += [Key.parse(name) for name in names]
-    return out
+    """``"down,down,ok,hold-back"`` -> keys (``companion.io.key_names``); an
+    unknown name, or an empty one (``ok,,ok``, a trailing comma), raises
+    ValueError naming it. An empty text is no key."""
+    try:
+        names = key_names(text)
+    except ValueError as e:
+        raise ValueError(f"{e}; known keys: {', '.join(key.value for key in Key)}") from None
+    return [Key.parse(name) for name in names]
 
 
 def run_headless(app, keys: Iterable[Key]) -> None:
