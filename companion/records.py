@@ -74,6 +74,10 @@ class Fold:
     def state(self) -> State:
         return self.states[-1]
 
+    def copy(self) -> "Fold":
+        """An independent fold at the same point (the states themselves are immutable)."""
+        return Fold(list(self.states), list(self.moves), list(self.undone), self.ended)
+
     def apply(self, event: Event) -> None:
         """Fold one more event in; raises a ``CompanionError`` and changes nothing if it does not fit."""
         if self.ended:
@@ -350,7 +354,7 @@ def replay(record: Record) -> ReplayResult:
             implied.append({"before_line": line, "move": text})
 
     def snapshot() -> tuple[Fold, list[dict[str, Any]]]:
-        return Fold(list(f.states), list(f.moves), list(f.undone), f.ended), list(implied)
+        return f.copy(), list(implied)
 
     # where another reading is left: (event index, the fold and implied moves before it, chains)
     readings: list[tuple[int, tuple[Fold, list[dict[str, Any]]], list[list[tuple[str, State]]]]] = []
@@ -392,7 +396,7 @@ def replay(record: Record) -> ReplayResult:
         if not readings or rereads > REREAD_LIMIT:
             raise furthest
         k, (saved, saved_implied), chains = readings[-1]
-        f, implied = Fold(list(saved.states), list(saved.moves), list(saved.undone), saved.ended), list(saved_implied)
+        f, implied = saved.copy(), list(saved_implied)
         add_implied(chains.pop(0), events[k][1])
         f.apply(events[k][0])
         rereads += i - k + 1

@@ -10,6 +10,7 @@ and changes nothing.
 """
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, Callable
 
@@ -186,7 +187,6 @@ class App:
         service's read-only system, QA 4): the settings go to the first place
         settings are read from that takes them, which is read first from then
         on (config.candidate_paths); the screen says where. Else the error."""
-        import os
         from ..config import candidate_paths
         old = self.settings_path or ""
         paths = [os.path.abspath(p) for p in candidate_paths()]
