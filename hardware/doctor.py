@@ -181,8 +181,9 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
                 r.ok(f"pin factory in use: {type(b.buttons[0].pin_factory).__name__}")
     except HardwareError as e:
         busy = any(w in str(e).lower() for w in ("in use", "busy", "already"))
+        said = "systemctl stop companion" in str(e)  # buttons.py names the service for lgpio's "GPIO busy"
         r.fix(str(e) + ("\nIf the companion service is running, stop it first: sudo systemctl stop companion"
-                        if busy else ""))
+                        if busy and not said else ""))
 
     # 5. the display answers (opened, shown, switched off: never while the service uses it)
     if busy:
