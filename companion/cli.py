@@ -181,13 +181,12 @@ def cmd_sim(args) -> int:
 def run_interactive_sim(app, args) -> int:
     import threading
     from hardware import sim
-    from .loop import Loop, STOP
+    from .loop import Call, Loop, STOP
     if not sys.stdin.isatty():
         return _err("the simulator needs a terminal; for scripts use: companion sim --keys up,ok --text")
     why = sim.needs_utf8(sys.stdout)
     if why:  # the frames would not show, and nothing would say so (QA 5)
         return _err(why)
-    from .loop import Call
     inputs: queue.Queue = queue.Queue()
     display = sim.TerminalDisplay()
     loop = Loop(app, display, inputs, idle_blank_s=app.settings.idle_blank_s)

@@ -18,6 +18,7 @@ import os
 import queue
 import select
 import sys
+import textwrap
 import threading
 from typing import IO, Callable, Iterable
 
@@ -61,10 +62,10 @@ class TerminalDisplay:
     def size(self) -> tuple[int, int]:
         """The terminal's columns and lines (80 x 24 when it cannot say)."""
         try:
-            cols, rows = os.get_terminal_size(self.stream.fileno())
-        except (AttributeError, OSError, ValueError):
-            return 80, 24
-        return (cols, rows) if cols and rows else (80, 24)  # 0 x 0: a pty nobody sized
+            size = _size(self.stream.fileno())
+        except (AttributeError, OSError, ValueError):  # not a file (a test's StringIO)
+            size = None
+        return (size.columns, size.lines) if size and size.columns and size.lines else (80, 24)  # 0 x 0: unsized pty
 
     def _draw(self, lines: list[str], title: str = "") -> None:
         cols, rows = self.size()
@@ -95,7 +96,6 @@ class TerminalDisplay:
 
 def _wrap(text: str, cols: int) -> list[str]:
     """``text`` in lines of at most ``cols`` characters (at least 10)."""
-    import textwrap
     return textwrap.wrap(text, max(10, cols))
 
 
@@ -215,9 +215,10 @@ def read_terminal_keys(fd: int, inputs: "queue.Queue", stop: threading.Event, *,
         restore_terminal(fd, old)
 
 
-def _size(fd: int) -> tuple[int, int] | None:
+def _size(fd: int) -> os.terminal_size | None:
+    """The terminal's size, ``None`` when ``fd`` is not a terminal."""
     try:
-        return tuple(os.get_terminal_size(fd))  # type: ignore[return-value]
+        return os.get_terminal_size(fd)
     except OSError:
         return None
 
