@@ -97,27 +97,30 @@ class App:
         self._live[s.id] = s
         return s
 
-    def unfinished(self) -> list[int]:
+    def unfinished(self, infos: list[SessionInfo] | None = None) -> list[int]:
         """Ids of sessions that can be resumed: the one played last first (the one the
         device was playing when it stopped, not the newest created), games before tools
         (a die or a bag left open never displaces a game).
 
         A session this app has open answers from memory; another one is
         replayed once and remembered until its journal event count changes
-        (the serial console, say, played in it)."""
+        (the serial console, say, played in it). ``infos``: the journal's
+        sessions, when the caller has read them already."""
         from .screens import GAMES
-        out = [info for info in self.journal.sessions() if not info.ended and not self._finished(info)]
+        infos = self.journal.sessions() if infos is None else infos
+        out = [info for info in infos if not info.ended and not self._finished(info)]
         out.sort(key=lambda i: (i.game in GAMES, i.last_time, i.id), reverse=True)
         return [i.id for i in out]
 
-    def last_finished(self) -> int | None:
+    def last_finished(self, infos: list[SessionInfo] | None = None) -> int | None:
         """The game played last, when its last move ended it and it has not been
         left with "Leave" since this app started: the device may have stopped
         on its result (a bank that won, the last placement), which the main
         menu then offers again, with the pages that move showed and the undo
-        of it. ``None`` otherwise (a tool played since does not count)."""
+        of it. ``None`` otherwise (a tool played since does not count).
+        ``infos`` as for ``unfinished``."""
         from .screens import GAMES
-        games = [i for i in self.journal.sessions() if i.game in GAMES]
+        games = [i for i in (self.journal.sessions() if infos is None else infos) if i.game in GAMES]
         if not games:
             return None
         last = max(games, key=lambda i: (i.last_time, i.id))

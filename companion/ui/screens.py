@@ -124,8 +124,9 @@ class MainMenu(Menu):
         return _("Pyramid Companion"), ""  # drawn in the language of the moment (the menu lives on)
 
     def on_show(self, app: "App") -> None:
-        self._resumable = app.unfinished()
-        self._finished = app.last_finished()
+        infos = app.journal.sessions()  # read once for both
+        self._resumable = app.unfinished(infos)
+        self._finished = app.last_finished(infos)
         self.index = 0  # back home, the cursor is on Last game, Resume (or New game)
         # the game under the cursor, by name and players, on the last two lines (issue 13)
         self._labels = {sid: session_label(app, sid, lines=2)
