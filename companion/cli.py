@@ -200,6 +200,9 @@ def run_interactive_sim(app, args) -> int:
     _on_sigterm(lambda: inputs.put(STOP))
     reader.start()
     console = _serial_console(args, app, loop)
+    page = _page(app, loop, simulator=True)
+    if page is not None:  # under the simulator's frame: open it in a browser on this machine
+        display.footer = f"Scoreboard page: {page.address}"
     try:
         loop.run()
     except KeyboardInterrupt:
@@ -210,6 +213,8 @@ def run_interactive_sim(app, args) -> int:
         sim.restore_terminal(fd, saved)
         if console:
             console.close()
+        if page is not None:
+            page.close()
         sys.stdout.write("\x1b[2J\x1b[H")
         print("companion: bye (everything is in the journal)")
     return 0
@@ -222,6 +227,36 @@ def _serial_console(args, app, loop):
         return None
     from hardware.serial_console import start_console
     return start_console(url, loop, baudrate=app.settings.serial_baud, read_only=app.settings.read_only)
+
+
+def _page(app, loop, *, simulator: bool, notifier=None):
+    """The scoreboard page (issue 32, docs/web.md) unless the ``web`` setting is off.
+    A fault is said once: on stderr (the service's log), in systemd's status and in a
+    message on the device; the game goes on and the server tries again."""
+    if app.settings.web == "off":
+        return None
+    try:
+        from hardware.web_server import PageService
+    except ImportError as e:  # a broken install: the device still plays
+        print(f"companion: the scoreboard page cannot start: {e}", file=sys.stderr)
+        return None
+    from .i18n import _
+    from .loop import Call
+
+    def fault(message: str) -> None:
+        print(f"companion: scoreboard {message}; the game goes on, the page tries again", file=sys.stderr)
+        if notifier is not None:
+            notifier.status(f"scoreboard {message}")
+        loop.inputs.put(Call(lambda a: a.message(
+            _("The scoreboard page cannot run ({why}). The game goes on; it tries again.").format(why=message),
+            title=_("Scoreboard page"))))
+    try:
+        page = PageService(app, simulator=simulator, on_fault=fault)
+    except Exception as e:  # a bad setting the validation did not catch: never stop the table
+        print(f"companion: the scoreboard page cannot start: {e}", file=sys.stderr)
+        return None
+    app.web = page
+    return page.start(loop)
 
 
 def _on_sigterm(action) -> None:
@@ -327,6 +362,7 @@ def run_board(args, board: str) -> int:
                 heartbeat=(notifier.watchdog if notifier else None))
     _on_sigterm(lambda: inputs.put(STOP))
     console = _serial_console(args, app, loop)
+    page = _page(app, loop, simulator=False, notifier=notifier)
     if notifier:
         notifier.ready()
         notifier.status(ready_status(board, app))  # systemctl status: "Status: ..."
@@ -339,6 +375,8 @@ def run_board(args, board: str) -> int:
             notifier.stopping()
         if console:
             console.close()
+        if page is not None:
+            page.close()
         writer.flush(timeout=2)  # the last frame out before the board closes
         b.close()
         app.journal.close()

@@ -25,6 +25,11 @@ serial             ""         serial console port or URL; "" = off
 serial_baud        115200     serial console speed
 read_only          true       serial console may only read, unless the players pair it on the device
 language           ""         screens in ``en`` or ``fr``; "" = the locale's when one of them, else en
+web                "auto"     scoreboard page: "auto" (local network on the device, 127.0.0.1 in the
+                              simulator), "off", or the address to listen on ("192.168.1.20", "::")
+web_port           8032       the page's TCP port
+web_secret         ""         the secret in the page's address; "" = made at the first start and saved
+web_clients        32         pages open at once (live streams); the next one gets 503
 =================  =========  ====================================================
 """
 from __future__ import annotations
@@ -59,6 +64,10 @@ class Settings:
     serial_baud: int = 115200
     read_only: bool = True
     language: str = ""
+    web: str = "auto"
+    web_port: int = 8032
+    web_secret: str = ""
+    web_clients: int = 32
 
     def __post_init__(self) -> None:
         # names enter here too (the config file, the serial console): cleaned as
@@ -92,6 +101,20 @@ class Settings:
             raise ConfigError("serial_baud must be a standard rate, e.g. 9600, 57600 or 115200")
         if self.seed and self.seed_value() is None:
             raise ConfigError("seed must be an integer or empty")
+        if self.web not in ("auto", "off"):
+            import ipaddress
+            try:
+                ipaddress.ip_address(self.web)
+            except ValueError:
+                raise ConfigError('web must be "auto", "off" or an address to listen on, '
+                                  'e.g. "0.0.0.0" or "192.168.1.20"') from None
+        if not 1 <= self.web_port <= 65535:
+            raise ConfigError("web_port must be 1..65535")
+        if self.web_secret and not (16 <= len(self.web_secret) <= 64 and all(
+                c.isascii() and (c.isalnum() or c in "-_") for c in self.web_secret)):
+            raise ConfigError("web_secret must be empty or 16 to 64 letters, digits, - or _")
+        if not 1 <= self.web_clients <= 256:
+            raise ConfigError("web_clients must be 1..256")
         return self
 
 

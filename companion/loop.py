@@ -63,6 +63,9 @@ class Loop:
         self.last_display_error = ""
         self._settings = app.settings  # as the display was set up; changes apply at once
         app.background = self.in_background
+        # called with the app after every press and call, on this thread (the scoreboard
+        # page's Board.publish): each must be quick and never raise into the loop
+        self.watchers: list[Callable[[App], object]] = []
 
     def apply_settings(self) -> None:
         """Settings changed on the device (Settings > Contrast, Rotation, Screen
@@ -123,6 +126,7 @@ class Loop:
             self.app.handle(key)
             self.apply_settings()
             self.show()
+            self.tell_watchers()
         elif self.display_errors:
             self.show()
         if not self.checkpointed and now - self.last_input >= IDLE_CHECKPOINT_S:
@@ -135,8 +139,12 @@ class Loop:
             except Exception:
                 self.display_errors += 1
 
+    watcher_errors = 0
+    last_watcher_error = ""
+
     def run(self) -> None:
         self.show()
+        self.tell_watchers()
         self.app.warm_up()  # after the first frame: start-up is not slowed, the first press does not wait
         while not self.stop.is_set():
             self.heartbeat()
@@ -163,3 +171,12 @@ class Loop:
         self.apply_settings()
         if item.redraw and not self.blanked:
             self.show()
+        self.tell_watchers()
+
+    def tell_watchers(self) -> None:
+        for watch in self.watchers:
+            try:
+                watch(self.app)
+            except Exception as e:  # a view's failure never stops the table
+                self.watcher_errors += 1
+                self.last_watcher_error = f"{type(e).__name__}: {e}"

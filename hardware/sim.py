@@ -40,6 +40,7 @@ class TerminalDisplay:
         self.title = title
         self._last: bytes | None = None
         self._lines: list[str] = []
+        self.footer = ""  # a line under the help (the scoreboard page's address), where it fits
         self.frames_sent = 0
         self.blanked = False
 
@@ -79,6 +80,8 @@ class TerminalDisplay:
         out = ["\x1b[H\x1b[2J", title or self.title, "\u250c" + "\u2500" * (WIDTH // 2) + "\u2510"]
         out += ["\u2502" + line + "\u2502" for line in lines]
         out += ["\u2514" + "\u2500" * (WIDTH // 2) + "\u2518", HELP if cols >= len(HELP) else HELP[:cols]]
+        if self.footer and rows > NEED_ROWS:
+            out.append(self.footer[:cols])
         self.stream.write("\r\n".join(out) + "\r\n")
         self.stream.flush()
         self.frames_sent += 1

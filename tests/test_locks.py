@@ -81,8 +81,9 @@ def test_the_locks_pin_what_pyproject_asks_for_within_its_ranges(name, extras):
 
 def test_the_test_lock_has_every_device_pin_at_the_same_version():
     device, test = read_lock("device.txt"), read_lock("test.txt")
-    assert {k: v[:2] for k, v in device.items()} == {k: test[k][:2] for k in device if k in test}
     assert set(device) <= set(test)
+    # the versions agree; a marker may be wider in the test lock (a test tool needs it everywhere)
+    assert {k: v[0] for k, v in device.items()} == {k: test[k][0] for k in device}
 
 
 def test_a_venv_made_by_run_test_holds_exactly_the_test_lock():

@@ -23,7 +23,7 @@ SCREENS = {
     "history_empty": "down,down,ok",
     "settings": "down,down,down,ok",
     "name_entry": "down,down,down,ok,down,down,down,down,down,ok,ok,ok,right,ok,right",  # the keyboard: "An"
-    "about": "up,ok",
+    "about": "up,up,ok",  # About, above the last entry (Scoreboard page)
 }
 
 

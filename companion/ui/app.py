@@ -37,6 +37,8 @@ class App:
         # loop runs it on a worker thread after the frame and redraws; without a loop
         # (headless, tests) it runs at once.
         self.background: Callable[[Callable[[], None], Callable[["App"], Any] | None], None] | None = None
+        # the scoreboard page when it runs (hardware.web_server.PageService, a ui.join.PageLink)
+        self.web: Any = None
         seed = self.settings.seed_value()
         self.rng = rng or random.Random(seed)
         self.stack: list[Screen] = []

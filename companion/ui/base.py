@@ -105,6 +105,9 @@ class SessionScreen(CursorScreen):
             Item(_("History"), lambda a: a.push(history_screen(self.session))),
             Item(_("Undo last"), lambda a: (a.pop(), self.ask_undo(a))),
         ]
+        if getattr(app, "web", None) is not None:  # the scoreboard page's QR code, mid-game (issue 32)
+            from .join import JoinScreen
+            items.append(Item(_("Scoreboard page"), lambda a: (a.pop(), a.push(JoinScreen()))))
         if self.session.finished:
             # a finished game is left with BACK, OK (issue 13): "Leave" comes first; there is
             # nothing left to end, so "End session" is not offered (an undo still reopens it)

@@ -130,7 +130,9 @@ class Canvas:
         title bar at the most; on a screen without one, the top if need be)."""
         y0 = max(BOX_TOP, HEIGHT - lines * LINE_H)
         rule = y0 - 3
-        while rule > 0 and self.image.crop((0, rule, WIDTH, rule + 1)).getbbox() is not None:
+        # the scrollbar's column is not what the rule must not cut (a scrolled menu's bar
+        # runs down every row: the box would cover the whole menu)
+        while rule > 0 and self.image.crop((0, rule, WIDTH - 1, rule + 1)).getbbox() is not None:
             rule -= 1
         self.d.rectangle((0, rule, WIDTH - 1, HEIGHT - 1), fill=0)
         self.d.line((0, rule, WIDTH - 1, rule), fill=1)

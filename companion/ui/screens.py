@@ -167,6 +167,8 @@ class MainMenu(Menu):
             Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
             Item(_("Settings"), lambda app: app.push(SettingsMenu())),
             Item(_("About"), lambda app: app.push(about_screen(app))),
+            # the page's QR code (issue 32); last, so the entries above keep their places
+            Item(_("Scoreboard page"), lambda app: app.push(importlib.import_module(".join", __package__).JoinScreen())),
         ]
         return items
 

@@ -1,0 +1,348 @@
+"""The scoreboard page (issue 32): a read-only web view of the game being
+played, for the phones and the TV at the table. See docs/web.md.
+
+Two parts, neither of which touches the app:
+
+* ``Board`` holds the latest public projection (``companion.public``, V-1).
+  The app loop calls ``Board.publish(app)`` after every press, on its own
+  thread; the projection is made there only when the journal moved, and
+  handed over as one JSON text under a lock. The server never calls the
+  app, so the button loop never waits for it (and it only reads: V-2).
+* ``WebApp`` is the ASGI application (Starlette's request and response
+  classes) that serves the page, the projection, a Server-Sent Events stream
+  of it and the history's downloads. Every path starts with the device's
+  secret; without it every path answers 404, and with it only GET and HEAD
+  are answered (405 otherwise). History and downloads read the journal
+  through a read-only connection of their own (SQLite WAL: the app's writes
+  go on).
+
+The server that runs it (uvicorn on a thread of its own, its limits and its
+restarts) is ``hardware/web_server.py``.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets as _secrets
+import threading
+from importlib import resources
+from typing import Any, Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
+
+from . import public
+
+SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
+DEFAULT_PORT = 8032
+DEFAULT_MAX_CLIENTS = 32   # streams at once; the one past it gets 503
+PING_S = 15.0              # a comment line on an idle stream: dead clients are found, proxies keep it
+RETRY_MS = 1500            # the browser's reconnect delay after a dropped stream
+MAX_HEADER_BYTES = 8192    # a request's line and headers; larger gets 431 (uvicorn's parser stops
+                           # a larger one that comes in pieces; this, one that comes at once)
+SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+HEADERS = {
+    "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                "script-src 'self'; connect-src 'self'; base-uri 'none'; "
+                                "form-action 'none'; frame-ancestors 'none'"),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # the secret is in the address: never sent on
+    "X-Frame-Options": "DENY",
+}
+NO_STORE = {"Cache-Control": "no-store"}
+
+ASSETS = {  # the page's files, shipped as package data (no CDN, no build step)
+    "app.css": "text/css; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "history.js": "text/javascript; charset=utf-8",
+    "icon.svg": "image/svg+xml",
+}
+PAGES = {"": "index.html", "tv": "index.html", "history": "history.html"}
+
+
+def new_secret() -> str:
+    """A fresh device secret for the page's addresses (URL-safe, 96 bits)."""
+    return _secrets.token_urlsafe(SECRET_BYTES)
+
+
+def valid_secret(text: str) -> bool:
+    return bool(SECRET_RE.match(text or ""))
+
+
+def _session_of(app) -> Any:
+    """The session of the top-most screen that plays one, or None (the main menu)."""
+    for screen in reversed(app.stack):
+        s = getattr(screen, "session", None)
+        if s is not None and hasattr(s, "fold"):
+            return s
+    return None
+
+
+class Board:
+    """The latest public projection, published by the app loop, read by the server.
+
+    ``publish`` runs on the loop's thread and costs a tuple comparison when
+    the journal did not move. ``snapshot()`` is ``(seq, json_text)``;
+    ``listen(fn)`` calls ``fn()`` (from the loop's thread: it must only hand
+    over, e.g. ``loop.call_soon_threadsafe``) after each new snapshot."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: Any = None
+        self._snap: tuple[int, str] = (0, json.dumps(public.idle_view(0), ensure_ascii=False))
+        self._listeners: list[Callable[[], None]] = []
+        self.session_id: int | None = None
+        self.numbers: Callable[[int], int | None] = lambda sid: None
+
+    def snapshot(self) -> tuple[int, str]:
+        with self._lock:
+            return self._snap
+
+    def listen(self, fn: Callable[[], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(fn)
+
+        def stop() -> None:
+            with self._lock:
+                if fn in self._listeners:
+                    self._listeners.remove(fn)
+        return stop
+
+    def publish(self, app) -> bool:
+        """Make the projection of the session being played, if the journal moved
+        since the last one (or the session or the language changed). True if it did."""
+        from .i18n import language
+        s = _session_of(app)
+        if s is not None:
+            key: Any = (s.id, s.last_seq, bool(s.finished), language())
+        else:
+            key = ("idle", app.journal.count(), language())
+        if key == self._key:
+            return False
+        if s is not None:
+            view = public.view(s, number=self.numbers(s.id))
+            seq = view["seq"]
+        else:
+            seq = self._snap[0]
+            view = public.idle_view(seq)
+        self.set(seq, view, key=key)
+        return True
+
+    def set(self, seq: int, view: dict[str, Any], *, key: Any = None) -> None:
+        text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            self._key = key
+            self._snap = (seq, text)
+            listeners = list(self._listeners)
+        for fn in listeners:
+            try:
+                fn()
+            except Exception:  # a server that is going away: its loop is closed
+                pass
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("companion").joinpath("web_assets", name).read_bytes()
+
+
+class WebApp:
+    """The page's ASGI application (see the module docstring).
+
+    ``board``: the projection; ``journal_path``: the journal the history and
+    the downloads read (read-only); ``secret``: the path's first part;
+    ``max_clients``: streams at once (the next gets 503)."""
+
+    def __init__(self, board: Board, journal_path: str | None, secret: str, *,
+                 max_clients: int = DEFAULT_MAX_CLIENTS, ping_s: float = PING_S):
+        if not valid_secret(secret):
+            raise ValueError("the page's secret must be 16 to 64 URL-safe characters")
+        self.board = board
+        self.journal_path = journal_path
+        self.secret = secret
+        self.max_clients = max_clients
+        self.ping_s = ping_s
+        self.streams = 0
+        self.generation = 0  # bumped by renew(): every open stream ends
+        self._files = {name: _asset(name) for name in (*ASSETS, *set(PAGES.values()))}
+        self._changed: asyncio.Event | None = None
+        self._aloop: asyncio.AbstractEventLoop | None = None
+        self._unlisten: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------ wiring
+
+    def renew(self, secret: str) -> None:
+        """A new secret (Settings > renew): old addresses answer 404, open streams end."""
+        if not valid_secret(secret):
+            raise ValueError("the page's secret must be 16 to 64 URL-safe characters")
+        self.secret = secret
+        self.generation += 1
+        self._wake()
+
+    def end_streams(self) -> None:
+        """End every open stream (the server is stopping): they close cleanly."""
+        self.generation += 1
+        self._wake()
+
+    def _wake(self) -> None:
+        loop, ev = self._aloop, self._changed
+        if loop is not None and ev is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._fire)
+
+    def _fire(self) -> None:
+        old, self._changed = self._changed, asyncio.Event()
+        if old is not None:
+            old.set()
+
+    def _bind(self) -> None:
+        """On the server's event loop, at its first request: listen to the board."""
+        loop = asyncio.get_running_loop()
+        if self._aloop is loop:
+            return
+        if self._unlisten is not None:
+            self._unlisten()
+        self._aloop, self._changed = loop, asyncio.Event()
+        self._unlisten = self.board.listen(self._wake)
+
+    # ------------------------------------------------------------ ASGI
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                msg = await receive()
+                if msg["type"] == "lifespan.startup":
+                    self._bind()
+                    await send({"type": "lifespan.startup.complete"})
+                elif msg["type"] == "lifespan.shutdown":
+                    if self._unlisten is not None:
+                        self._unlisten()
+                        self._unlisten = None
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        self._bind()
+        size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + sum(
+            len(k) + len(v) + 4 for k, v in scope.get("headers", ()))
+        if size > MAX_HEADER_BYTES:
+            response: Response = PlainTextResponse("Request Header Fields Too Large", status_code=431,
+                                                   headers=NO_STORE)
+        else:
+            response = await self.respond(Request(scope, receive))
+        response.headers.update(HEADERS)
+        try:
+            await response(scope, receive, send)
+        finally:
+            if getattr(response, "counted", False):  # a stream's place comes free when it ends,
+                self.streams -= 1                    # however it ends (a client gone, a restart)
+
+    def _not_found(self) -> Response:
+        return PlainTextResponse("Not Found", status_code=404, headers=NO_STORE)
+
+    async def respond(self, request: Request) -> Response:
+        parts = request.url.path.split("/")
+        # "/SECRET/rest": a wrong or missing secret is 404 for every path and method,
+        # so nothing tells a scanner that a companion listens here
+        if len(parts) < 3 or parts[0] != "" or not _secrets.compare_digest(parts[1], self.secret):
+            return self._not_found()
+        if request.method not in ("GET", "HEAD"):
+            return PlainTextResponse("Method Not Allowed: the page only looks (V-2)", status_code=405,
+                                     headers={"Allow": "GET, HEAD", **NO_STORE})
+        rest = "/".join(parts[2:])
+        if rest in PAGES:
+            return Response(self._files[PAGES[rest]], media_type="text/html; charset=utf-8",
+                            headers={"Cache-Control": "no-cache"})
+        if rest.startswith("static/") and rest[7:] in ASSETS:
+            return Response(self._files[rest[7:]], media_type=ASSETS[rest[7:]],
+                            headers={"Cache-Control": "no-cache"})
+        if rest == "state.json":
+            seq, text = self.board.snapshot()
+            return Response(text, media_type="application/json", headers={"ETag": f'"{seq}"', **NO_STORE})
+        if rest == "events":
+            return self._stream(request)
+        if rest == "history.json":
+            return await self._history()
+        m = re.fullmatch(r"export/(\d{1,12})\.(json|csv|png)", rest)
+        if m:
+            return await self._export(int(m.group(1)), m.group(2))
+        return self._not_found()
+
+    # ------------------------------------------------------------ the stream
+
+    def _stream(self, request: Request) -> Response:
+        if self.streams >= self.max_clients:
+            return PlainTextResponse("Service Unavailable: too many pages open", status_code=503,
+                                     headers={"Retry-After": "10", **NO_STORE})
+        last = request.headers.get("last-event-id", "")
+        self.streams += 1
+        generation, secret = self.generation, self.secret
+
+        async def events():
+            yield f"retry: {RETRY_MS}\n\n"
+            sent = last
+            while generation == self.generation:
+                seq, text = self.board.snapshot()
+                if str(seq) != sent or not sent:
+                    # an update carries the journal's seq: a reconnect (Last-Event-ID) resumes
+                    # from it, and gets the newest state at once if it missed any
+                    yield f"id: {seq}\nevent: state\ndata: {text}\n\n"
+                    sent = str(seq)
+                changed = self._changed
+                assert changed is not None
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=self.ping_s)
+                except asyncio.TimeoutError:
+                    yield ": ping\n\n"
+            if generation != self.generation and self.secret != secret:
+                yield "event: gone\ndata: {}\n\n"  # the secret was renewed: the page says so
+
+        response = StreamingResponse(events(), media_type="text/event-stream",
+                                     headers={"X-Accel-Buffering": "no", "Connection": "close", **NO_STORE})
+        response.counted = True  # type: ignore[attr-defined]
+        return response
+
+    # ------------------------------------------------------------ history and downloads
+
+    def _read(self, fn: Callable[[Any], Any]) -> Any:
+        from .journal import Journal
+        if self.journal_path is None:
+            raise LookupError("no journal")
+        with Journal(self.journal_path, read_only=True) as j:
+            return fn(j)
+
+    async def _history(self) -> Response:
+        from .export import summaries
+        from .i18n import language
+
+        def read(j) -> list[dict[str, Any]]:
+            out = []
+            for s in summaries(j):
+                info = j.session(s.id)
+                out.append({"id": s.id, "number": self.board.numbers(s.id) or s.id, "date": s.date,
+                            "title": s.title, "players": list(s.players), "result": s.result_text(),
+                            "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})
+            return out
+        try:
+            items = await run_in_threadpool(self._read, read)
+        except Exception as e:  # a journal that cannot be read is said, the page stays up
+            return PlainTextResponse(f"the history cannot be read: {type(e).__name__}", status_code=503,
+                                     headers=NO_STORE)
+        body = {"lang": language(), "labels": public.labels(), "games": items}
+        return Response(json.dumps(body, ensure_ascii=False), media_type="application/json", headers=NO_STORE)
+
+    async def _export(self, sid: int, fmt: str) -> Response:
+        try:
+            data = await run_in_threadpool(self._read, lambda j: public.export(j, sid, fmt))
+        except KeyError:
+            return self._not_found()
+        except public.HiddenInformation as e:  # V-1: an unfinished game that holds a secret color
+            return PlainTextResponse(str(e), status_code=403, headers=NO_STORE)
+        except Exception as e:
+            return PlainTextResponse(f"this game cannot be exported: {type(e).__name__}", status_code=503,
+                                     headers=NO_STORE)
+        media = {"json": "application/json", "csv": "text/csv; charset=utf-8", "png": "image/png"}[fmt]
+        name = f"game-{self.board.numbers(sid) or sid}.{'jsonl' if fmt == 'json' else fmt}"
+        return Response(data, media_type=media,
+                        headers={"Content-Disposition": f'attachment; filename="{name}"', **NO_STORE})

@@ -1,0 +1,353 @@
+"""The scoreboard page (issue 32): the secret, the methods, the headers, the
+limits, the stream and its catch-up, a restart in the middle of a stream, and
+the page following the app. Plain HTTP against a real uvicorn on loopback
+(hardware/web_server.py) or Starlette's TestClient (no socket)."""
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import socket
+import threading
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from companion import public
+from companion.journal import Journal
+from companion.session import Session
+from companion.web import Board, WebApp, new_secret, valid_secret
+from hardware import web_server
+from hardware.web_server import WebServer
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def game(tmp_path):
+    j = Journal(str(tmp_path / "j.db"))
+    s = Session.start(j, "bag_of_ice", {"players": ["Ann", "Bob"]}, random.Random(3))
+    board = Board()
+    v = public.view(s)
+    board.set(v["seq"], v)
+    yield j, s, board
+    j.close()
+
+
+def publish(board: Board, s: Session) -> None:
+    v = public.view(s)
+    board.set(v["seq"], v)
+
+
+@pytest.fixture
+def client(game):
+    j, s, board = game
+    secret = new_secret()
+    app = WebApp(board, j.path, secret)
+    with TestClient(app) as c:
+        yield c, secret, app
+
+
+def test_a_secret_has_at_least_64_random_bits():
+    seen = {new_secret() for _ in range(200)}
+    assert len(seen) == 200
+    assert all(valid_secret(s) and len(s) >= 16 for s in seen)  # 16 base64 characters: 96 bits
+    with pytest.raises(ValueError):
+        WebApp(Board(), None, "short")
+
+
+@pytest.mark.parametrize("path", ["/", "/index.html", "/static/app.js", "/state.json", "/events", "/history",
+                                  "/WRONGSECRETWRONGSECRET/", "/WRONGSECRETWRONGSECRET/state.json", "/../etc/passwd"])
+@pytest.mark.parametrize("method", ["GET", "HEAD", "POST", "PUT", "DELETE"])
+def test_without_the_secret_every_path_and_method_answers_404(client, path, method):
+    c, _secret, _app = client
+    r = c.request(method, path)
+    assert r.status_code == 404
+    assert "companion" not in r.text.lower() and "Pyramid" not in r.text
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_with_the_secret_only_get_and_head_are_answered(client, method):
+    c, secret, _app = client
+    r = c.request(method, f"/{secret}/state.json")
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
+
+
+def test_pages_assets_and_projection_with_their_headers(client, game):
+    c, secret, _app = client
+    for path, kind in [("", "text/html"), ("tv", "text/html"), ("history", "text/html"),
+                       ("static/app.js", "text/javascript"), ("static/app.css", "text/css"),
+                       ("state.json", "application/json"), ("history.json", "application/json")]:
+        r = c.get(f"/{secret}/{path}")
+        assert r.status_code == 200 and r.headers["content-type"].startswith(kind), path
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "no-referrer"
+    v = c.get(f"/{secret}/state.json").json()
+    assert v["session"]["game"] == "bag_of_ice" and [p["name"] for p in v["players"]] == ["Ann", "Bob"]
+    assert c.get(f"/{secret}/state.json").headers["cache-control"] == "no-store"
+    assert c.head(f"/{secret}/state.json").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["static/", "static", "static/web.py", "web_assets/app.js",
+                                  "export/1.exe", "export/x.json", "export/99.json"])
+def test_no_directory_listing_and_nothing_but_the_named_files(client, path):
+    c, secret, _app = client
+    assert c.get(f"/{secret}/{path}").status_code == 404
+
+
+def test_downloads_of_a_session(client, game):
+    c, secret, _app = client
+    _j, s, _b = game
+    r = c.get(f"/{secret}/export/{s.id}.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert "attachment" in r.headers["content-disposition"]
+    assert c.get(f"/{secret}/export/{s.id}.json").json()["game"] == "bag_of_ice"
+    png = c.get(f"/{secret}/export/{s.id}.png")
+    assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---------------------------------------------------------------- over a real socket
+
+
+@pytest.fixture
+def served(game):
+    j, s, board = game
+    secret = new_secret()
+    app = WebApp(board, j.path, secret, max_clients=3, ping_s=0.5)
+    port = free_port()
+    srv = WebServer(app, "127.0.0.1", port, max_clients=3).start()
+    assert srv.started.wait(10), srv.last_error
+    yield srv, port, secret, app
+    srv.close()
+
+
+class Stream:
+    """An SSE client on a raw socket: its events as (id, data) as they come."""
+
+    def __init__(self, port: int, path: str, last_id: str | None = None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        extra = f"Last-Event-ID: {last_id}\r\n" if last_id else ""
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())
+        self.events: list[tuple[str, str]] = []
+        self.head = b""
+        self.closed = threading.Event()
+        self._buf = b""
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        cur: dict[str, str] = {}
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    break
+                self._buf += data
+                if not self.head and b"\r\n\r\n" in self._buf:
+                    self.head, self._buf = self._buf.split(b"\r\n\r\n", 1)
+                while b"\n" in self._buf and self.head:
+                    line, self._buf = self._buf.split(b"\n", 1)
+                    text = line.decode("utf-8", "replace").rstrip("\r")
+                    if text.startswith("id: "):
+                        cur["id"] = text[4:]
+                    elif text.startswith("data: "):
+                        cur["data"] = text[6:]
+                    elif text == "" and "data" in cur:
+                        self.events.append((cur.get("id", ""), cur["data"]))
+                        cur = {}
+        except OSError:
+            pass
+        self.closed.set()
+
+    def wait(self, n: int, timeout: float = 5) -> bool:
+        end = time.monotonic() + timeout
+        while len(self.events) < n and time.monotonic() < end:
+            time.sleep(0.01)
+        return len(self.events) >= n
+
+    def close(self) -> None:
+        try:  # shutdown first: a close alone leaves the reader's recv holding the socket open
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def test_the_stream_sends_each_new_state_with_the_journals_seq(served, game):
+    srv, port, secret, _app = served
+    _j, s, board = game
+    st = Stream(port, f"/{secret}/events")
+    assert st.wait(1)
+    assert b"text/event-stream" in st.head and b"no-store" in st.head
+    first = int(st.events[0][0])
+    s.play("roll")
+    publish(board, s)
+    assert st.wait(2)
+    seq, data = st.events[-1]
+    assert int(seq) > first and json.loads(data)["seq"] == int(seq) == s.last_seq
+    st.close()
+
+
+def test_a_reconnect_resumes_from_the_last_seq_seen(served, game):
+    srv, port, secret, _app = served
+    _j, s, board = game
+    seen = str(board.snapshot()[0])
+    st = Stream(port, f"/{secret}/events", last_id=seen)
+    time.sleep(0.3)
+    assert st.events == []  # nothing missed: nothing sent again
+    st.close()
+    s.play("roll")
+    publish(board, s)  # while the page was away
+    st = Stream(port, f"/{secret}/events", last_id=seen)
+    assert st.wait(1) and int(st.events[0][0]) == s.last_seq  # the newest state at once
+    st.close()
+
+
+def test_the_stream_past_the_limit_gets_503(served):
+    srv, port, secret, _app = served
+    streams = [Stream(port, f"/{secret}/events") for _ in range(3)]
+    assert all(st.wait(1) for st in streams)
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", f"/{secret}/events")
+    assert c.getresponse().status == 503
+    streams[0].close()
+    time.sleep(0.3)
+    again = Stream(port, f"/{secret}/events")
+    assert again.wait(1)  # a place came free
+    for st in streams[1:] + [again]:
+        st.close()
+
+
+def test_headers_too_large_are_refused(served):
+    srv, port, secret, _app = served
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", f"/{secret}/state.json", headers={"X-Big": "a" * (web_server.MAX_HEADER_BYTES + 100)})
+    assert c.getresponse().status in (400, 431)
+
+
+def test_a_slowloris_client_is_dropped(game, monkeypatch):
+    monkeypatch.setattr(web_server, "HEADER_TIMEOUT_S", 0.5)
+    j, _s, board = game
+    secret = new_secret()
+    port = free_port()
+    with WebServer(WebApp(board, j.path, secret), "127.0.0.1", port) as srv:
+        assert srv.started.wait(10)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(b"GET /" + secret.encode())
+        start = time.monotonic()
+        closed = False
+        while time.monotonic() - start < 4:
+            try:
+                sock.sendall(b"a")  # a byte at a time, never the end of the headers
+                time.sleep(0.1)
+                if sock.recv(1, socket.MSG_DONTWAIT) == b"":
+                    closed = True
+                    break
+            except BlockingIOError:
+                continue
+            except OSError:
+                closed = True
+                break
+        sock.close()
+        assert closed and time.monotonic() - start < 3
+        ok = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        ok.request("GET", f"/{secret}/state.json")
+        assert ok.getresponse().status == 200  # others are served all the while
+
+
+def test_a_restart_in_the_middle_of_a_stream_catches_up(game):
+    j, s, board = game
+    secret = new_secret()
+    port = free_port()
+    srv = WebServer(WebApp(board, j.path, secret), "127.0.0.1", port).start()
+    assert srv.started.wait(10)
+    st = Stream(port, f"/{secret}/events")
+    assert st.wait(1)
+    last = st.events[-1][0]
+    srv.close()  # the device restarts: the stream ends
+    assert st.closed.wait(5)
+    s.play("roll")
+    publish(board, s)
+    srv = WebServer(WebApp(board, j.path, secret), "127.0.0.1", port).start()
+    assert srv.started.wait(10)
+    again = Stream(port, f"/{secret}/events", last_id=last)  # what EventSource sends on its reconnect
+    assert again.wait(1) and int(again.events[0][0]) == s.last_seq > int(last)
+    again.close()
+    srv.close()
+
+
+def test_a_port_taken_is_said_once_and_retried_while_the_game_goes_on(game):
+    j, _s, board = game
+    blocker = socket.socket()
+    blocker.bind(("127.0.0.1", 0))
+    blocker.listen()
+    port = blocker.getsockname()[1]
+    faults: list[str] = []
+    waits: list[float] = []
+    gate = threading.Event()
+
+    def sleep(delay: float) -> bool:
+        waits.append(delay)
+        if len(waits) >= 3:
+            blocker.close()  # the port comes free
+        return gate.wait(0.01)
+
+    srv = WebServer(WebApp(board, j.path, new_secret()), "127.0.0.1", port, on_fault=faults.append, sleep=sleep)
+    srv.start()
+    try:
+        assert srv.started.wait(15), srv.last_error
+        assert len(faults) == 1 and "8" not in faults[0][:0]  # said once, however many tries
+        assert waits[:3] == [1.0, 2.0, 4.0]  # the back-off doubles
+        assert srv.state == "serving"
+    finally:
+        srv.close()
+
+
+def test_renewing_the_secret_ends_open_streams_and_old_addresses(served, game):
+    srv, port, secret, app = served
+    st = Stream(port, f"/{secret}/events")
+    assert st.wait(1)
+    new = new_secret()
+    app.renew(new)
+    assert st.closed.wait(5)
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", f"/{secret}/state.json")
+    assert c.getresponse().status == 404
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    c.request("GET", f"/{new}/state.json")
+    assert c.getresponse().status == 200
+
+
+def test_a_socket_systemd_hands_over_is_served(game, monkeypatch):
+    """companion.socket (socket activation): the service has no network of its own and serves
+    the listening socket it is given (fd 3, LISTEN_PID/LISTEN_FDS)."""
+    import os
+    j, _s, board = game
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    monkeypatch.setenv("LISTEN_PID", str(os.getpid()))
+    monkeypatch.setenv("LISTEN_FDS", "1")
+    assert web_server.systemd_socket() == 3
+    monkeypatch.setenv("LISTEN_PID", "1")
+    assert web_server.systemd_socket() is None  # meant for another process
+    secret = new_secret()
+    with WebServer(WebApp(board, j.path, secret), "ignored", 1, fd=listener.fileno()) as srv:
+        assert srv.started.wait(10), srv.last_error
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("GET", f"/{secret}/state.json")
+        assert c.getresponse().status == 200
+    listener.close()
+
+
+def test_the_address_under_the_service_comes_from_the_units_file(tmp_path, monkeypatch):
+    f = tmp_path / "address"
+    f.write_text("127.0.1.1 192.168.4.17 fd00::5\n")
+    monkeypatch.setenv("COMPANION_ADDRESS_FILE", str(f))
+    assert web_server.lan_address() == "192.168.4.17"
