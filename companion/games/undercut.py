@@ -810,6 +810,12 @@ class UndercutState(State):
         return {"name": STACK_NAMES[k], "pieces": [str(p) for p in canon(self.stacks[k])], "bid": bid}
 
     def to_json(self) -> dict[str, Any]:
+        """The whole position as plain JSON: the ``state`` of ``companion replay
+        --json``, keys in ``docs/records-undercut.md`` ("State"). Seats are
+        0-based; pieces are ``rL`` texts. At the full level, ``from_json()``
+        reads it back into the same position in the scoring phase, at a
+        stack draw, in the bidding and at a pass draw:
+        ``from_json(s.to_json()) == s``."""
         out: dict[str, Any] = {
             "level": self.level,
             "bag_source": self.bag_mode,
