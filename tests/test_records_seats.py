@@ -208,3 +208,21 @@ def test_an_undo_then_the_seat_of_the_move_played_again(journal):
     assert moves[-1].data == {"move": "bank", "seat": 1}
     with pytest.raises(RecordError):
         records.check_seat(s.state, {"seat": "1"})
+
+
+def test_a_score_sheet_pass_is_marked_with_the_start_player_s_seat_U11_U14(journal):
+    """``pass 2`` names the passer (Bob), but the table enters it at the start
+    player's turn (U-14): its seat is the start player's, and replay checks that."""
+    s = Session.start(journal, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 2},
+                      random.Random(1))
+    for text in ("done", "done", "done", "pass 2"):
+        s.play(text)
+    moves = [e.data for e in journal.events(s.id)]
+    assert moves == [{"move": "done", "seat": 2}, {"move": "done", "seat": 0}, {"move": "done", "seat": 1},
+                     {"move": "pass 2", "seat": 2}]
+    head = json.dumps({**HEADER, "setup": {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 2}})
+    lines = [head] + [json.dumps({"type": "move", **m}) for m in moves]
+    assert records.replay(records.parse_lines(lines)).fold.state.scores() == (0, 1, 0)
+    wrong = lines[:-1] + [json.dumps({"type": "move", "move": "pass 2", "seat": 1})]
+    with pytest.raises(RecordError, match=r"marked seat 1 \(Bob\), but seat 2 \(Cat\) is to act"):
+        records.replay(records.parse_lines(wrong))
