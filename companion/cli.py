@@ -438,6 +438,16 @@ def describe_result(result) -> str:
                    + (f" - {oc.detail}" if oc.detail else ""))
     else:
         out.append("not finished")
+    def by(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+    for a in result.ambiguous:  # docs/records.md: the first reading is taken
+        ways = "; ".join(
+            f"{by(r['seat'])}'s move{' after ' + ', '.join(r['left_out']) + ' left out' if r['left_out'] else ''}"
+            f"{' (the game ends)' if r['terminal'] else ''}" for r in a["readings"])
+        out.append(f"line {a['line']} ({a['move']}) reads {len(a['readings'])} ways, the first taken: {ways}; "
+                   "a \"seat\" on the move events decides")
+    if not result.ambiguous_complete:
+        out.append("not every other reading was tried (too many)")
     out.append(json.dumps(state.to_json(), indent=1))
     return "\n".join(out)
 

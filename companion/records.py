@@ -88,6 +88,7 @@ class Fold:
                 raise RecordError("a move event needs a \"move\" text")
             state = self.state
             move = state.parse_move(text)
+            check_seat(state, event.data)
             new = state.apply(move)
             self.states.append(new)
             self.moves.append(Played(event.seq, move))
@@ -108,6 +109,40 @@ class Fold:
             self.ended = True
         else:
             raise RecordError(f"unknown event type {event.type!r} (known: {', '.join(EVENT_TYPES)})")
+
+
+def seat_of(state: State) -> int | None:
+    """The ``"seat"`` a move event made in ``state`` carries: the seat to act
+    (``current_player``, 0-based), or ``None`` at a chance node or once the game is over
+    (nobody's seat: the device or the table enters a chance outcome)."""
+    p = state.current_player
+    return p if p >= 0 else None
+
+
+def _seat_name(state: State, seat: int) -> str:
+    players = getattr(state, "players", None)
+    if isinstance(players, (tuple, list)) and 0 <= seat < len(players) and isinstance(players[seat], str):
+        return f"seat {seat} ({players[seat]})"
+    return f"seat {seat}"
+
+
+def check_seat(state: State, data: dict[str, Any]) -> None:
+    """Refuse a move event whose ``"seat"`` is not the seat to act in ``state``
+    (``IllegalMoveError``, with who is to act); an event without ``"seat"`` passes.
+    Once the game is over the move itself is refused with the rules' reason."""
+    if "seat" not in data:
+        return
+    seat = data["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        raise RecordError(f"\"seat\" must be a seat number (0-based), not {_short(json.dumps(seat), 40)}")
+    to_act = state.current_player
+    if to_act == seat or state.is_terminal():
+        return
+    if to_act < 0:
+        raise IllegalMoveError(f"the move is marked {_seat_name(state, seat)}, but it is a chance outcome "
+                               "(a draw or a roll): no seat makes it, so it carries no \"seat\"")
+    raise IllegalMoveError(f"the move is marked {_seat_name(state, seat)}, but {_seat_name(state, to_act)} "
+                           "is to act")
 
 
 def new_state(game: str, setup: dict[str, Any]) -> State:
@@ -247,10 +282,11 @@ class ReplayResult:
     record: Record
     fold: Fold
     implied: list[dict[str, Any]] = field(default_factory=list)  # forced moves the record left out
+    ambiguous: list[dict[str, Any]] = field(default_factory=list)  # lines that fit another reading too
+    ambiguous_complete: bool = True  # every other reading was tried (within REREAD_LIMIT)
 
     def to_json(self) -> dict[str, Any]:
-        state = self.fold.state
-        outcome = state.outcome()
+        """The replay's JSON object (docs/records.md, "Replay output")."""
         return {
             "ok": True,
             "format": FORMAT,
@@ -259,14 +295,23 @@ class ReplayResult:
             "events": len(self.record.events),
             "moves_in_effect": len(self.fold.moves),
             "implied_moves": self.implied,
+            "ambiguous": self.ambiguous,
+            "ambiguous_complete": self.ambiguous_complete,
             "undone": self.fold.undone,
             "ended": self.fold.ended,
-            "terminal": state.is_terminal(),
-            "current_player": state.current_player,
-            "scores": list(state.scores()),
-            "outcome": outcome.to_json() if outcome else None,
-            "state": state.to_json(),
+            **_result_json(self.fold.state),
+            "state": self.fold.state.to_json(),
         }
+
+
+def _result_json(state: State) -> dict[str, Any]:
+    outcome = state.outcome()
+    return {
+        "terminal": state.is_terminal(),
+        "current_player": state.current_player,
+        "scores": list(state.scores()),
+        "outcome": outcome.to_json() if outcome else None,
+    }
 
 
 IMPLIED_LIMIT = 64  # forced moves in a row, at most (a guard; real games need a handful)
@@ -284,16 +329,7 @@ def _forced_steps(state: State) -> Iterator[tuple[str, State]]:
         yield str(fm), st
 
 
-def _forced_chain(state: State, fits: Callable[[State], bool] | None) -> list[tuple[str, State]] | None:
-    """The forced moves from ``state``: with ``fits``, the shortest chain after
-    which ``fits`` holds, or None; without, the whole chain."""
-    if fits is None:
-        return list(_forced_steps(state))
-    chains = _forced_chains(state, fits, first=True)
-    return chains[0] if chains else None
-
-
-def _forced_chains(state: State, fits: Callable[[State], bool], *, first: bool = False) -> list[list[tuple[str, State]]]:
+def _forced_chains(state: State, fits: Callable[[State], bool]) -> list[list[tuple[str, State]]]:
     """Every chain of the forced moves from ``state`` (shortest first) after
     which ``fits`` holds: the readings of a record that left them out."""
     out: list[list[tuple[str, State]]] = []
@@ -302,29 +338,157 @@ def _forced_chains(state: State, fits: Callable[[State], bool], *, first: bool =
         steps.append(step)
         if fits(step[1]):
             out.append(list(steps))
-            if first:
-                break
     return out
 
 
-def _fits(text: str) -> Callable[[State], bool]:
+def _fits(event: Event) -> Callable[[State], bool]:
+    """Whether ``event`` (a move) can be applied in a state: its text is a legal
+    move there and its ``"seat"``, if it has one, is the seat to act."""
+    text = event.data.get("move")
+
     def check(st: State) -> bool:
         try:
-            st.apply(st.parse_move(text))
-        except (InvalidMoveError, IllegalMoveError):
+            check_seat(st, event.data)
+            st.apply(st.parse_move(str(text)))
+        except (InvalidMoveError, IllegalMoveError, RecordError):
             return False
         return True
     return check
 
 
 REREAD_LIMIT = 10000
-"""Events ``replay`` may fold again while it tries another reading of a record
+"""Events ``replay`` may fold again while it tries other readings of a record
 that left forced moves out (a guard: real records need a handful)."""
+
+
+@dataclass
+class _Choice:
+    """A move event that reads more than one way: folded at event index ``k``
+    from ``before`` (the fold and implied moves in front of it), with the forced
+    moves of ``taken`` left out in front of it, and ``others`` still to try."""
+
+    k: int
+    before: tuple[Fold, list[dict[str, Any]]]
+    taken: list[tuple[str, State]]
+    others: list[list[tuple[str, State]]]
+
+
+class _Replay:
+    """The fold of one record with its readings (see ``replay``)."""
+
+    def __init__(self, record: Record):
+        self.record = record
+        self.events = list(zip(record.events, record.lines))
+        self.rereads = 0
+
+    def run(self, f: Fold, implied: list[dict[str, Any]], i: int,
+            choices: list[_Choice]) -> tuple[Fold, list[dict[str, Any]]]:
+        """Fold the events from index ``i`` on, trying the other readings of the
+        move events in ``choices`` (and of those met on the way) when an event
+        does not fit; returns the fold and implied moves of the first reading
+        that fits every event, and leaves in ``choices`` the events that read
+        another way too, with their readings not tried. Raises the
+        ``RecordError`` of the reading that went furthest if none fits."""
+        events = self.events
+        furthest: RecordError | None = None
+        while i < len(events):
+            event, line = events[i]
+            try:
+                if event.type == "undo":
+                    while f.moves and f.moves[-1].seq is None:  # implied moves go with the move they followed
+                        f.moves.pop()
+                        f.states.pop()
+                text = event.data.get("move") if event.type == "move" else None
+                chains = (_forced_chains(f.state, _fits(event))
+                          if isinstance(text, str) and not f.ended and f.state.forced_move() is not None else [])
+                before = (f.copy(), list(implied)) if chains else None
+                taken: list[tuple[str, State]] = []
+                try:
+                    f.apply(event)
+                except (InvalidMoveError, IllegalMoveError) as e:
+                    if not chains:
+                        raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
+                    taken = chains.pop(0)
+                    _add_implied(f, implied, taken, line)
+                    f.apply(event)
+                if chains and before is not None:
+                    choices.append(_Choice(i, before, taken, chains))
+                i += 1
+            except RecordError as e:
+                error = e if e.line == line else RecordError(e.reason, line)
+            except CompanionError as e:
+                error = RecordError(f"event {event.seq}: {_short(str(e), 300)}", line)
+            else:
+                continue
+            if furthest is None or (error.line or 0) > (furthest.line or 0):
+                furthest = error  # the reading that went furthest says what is wrong
+            while choices and not choices[-1].others:
+                choices.pop()
+            if not choices or self.rereads > REREAD_LIMIT:
+                raise furthest
+            c = choices[-1]
+            f, implied = c.before[0].copy(), list(c.before[1])
+            c.taken = c.others.pop(0)
+            _add_implied(f, implied, c.taken, events[c.k][1])
+            f.apply(events[c.k][0])
+            self.rereads += i - c.k + 1
+            i = c.k + 1
+        return f, implied
+
+    def finish(self, f: Fold, implied: list[dict[str, Any]]) -> None:
+        """The forced moves at the end of the record (the device never stops in front of one)."""
+        if not f.ended:
+            rec = self.record
+            line = (rec.lines[-1] + 1) if rec.lines else rec.header_line + 1
+            _add_implied(f, implied, list(_forced_steps(f.state)), line)
+
+    def other_readings(self, choices: list[_Choice], f: Fold) -> tuple[list[dict[str, Any]], bool]:
+        """The move events of ``choices`` where another reading fits the whole
+        record too: ``[{"line", "move", "readings"}]``, the taken reading first;
+        and whether every reading was tried (False: ``REREAD_LIMIT`` ran out)."""
+        out: list[dict[str, Any]] = []
+        for c in choices:
+            event, line = self.events[c.k]
+            fitting = []
+            for chain in c.others:
+                if self.rereads > REREAD_LIMIT:
+                    return out, False
+                g, implied = c.before[0].copy(), list(c.before[1])
+                _add_implied(g, implied, chain, line)
+                try:
+                    g.apply(event)
+                    self.rereads += len(self.events) - c.k
+                    g, implied = self.run(g, implied, c.k + 1, [])
+                except CompanionError:
+                    continue
+                self.finish(g, implied)
+                fitting.append(_reading(c.before[0], chain, g))
+            if fitting:
+                out.append({"line": line, "move": event.data.get("move"),
+                            "readings": [_reading(c.before[0], c.taken, f), *fitting]})
+        return out, True
+
+
+def _add_implied(f: Fold, implied: list[dict[str, Any]], steps: list[tuple[str, State]], line: int) -> None:
+    for text, st in steps:
+        f.states.append(st)
+        f.moves.append(Played(None, f.states[-2].parse_move(text)))  # no seq: not in the record
+        implied.append({"before_line": line, "move": text})
+
+
+def _reading(before: Fold, chain: list[tuple[str, State]], end: Fold) -> dict[str, Any]:
+    """One reading of a move event: the forced moves it leaves out in front of
+    it, the seat it is then read as made by, and where the whole record ends."""
+    at = chain[-1][1] if chain else before.state
+    return {"left_out": [text for text, _ in chain], "seat": seat_of(at), **_result_json(end.state)}
 
 
 def replay(record: Record) -> ReplayResult:
     """Fold a whole record; the first event that does not fit raises
     ``RecordError`` with its line number and the rules' reason.
+
+    A move event with a ``"seat"`` must be made by the seat to act, else it
+    is refused with who is to act (``check_seat``).
 
     The device writes every move it applies by itself (a forced move: the
     only turn-in, U-6; a choice with one option, BU-13) into the journal. A
@@ -335,75 +499,25 @@ def replay(record: Record) -> ReplayResult:
 
     A move whose text is also that of the forced move in front of it reads
     two ways: that forced move itself, or the next decision's move with the
-    forced move left out. The first reading is taken; when a later event
+    forced move left out. Its ``"seat"``, where given, decides. Without one,
+    the first reading (fewest moves left out) is taken; when a later event
     then does not fit, the other is tried (and so on back), and the record
     is refused only when no reading fits, with the error of the reading that
-    went furthest (the first one's, when none went further)."""
+    went furthest (the first one's, when none went further). Where another
+    reading fits the whole record too, ``ambiguous`` in the result lists the
+    line and every reading that fits (docs/records.md)."""
     try:
         f = Fold(states=[new_state(record.game, record.setup)])
     except SetupError as e:
         raise RecordError(f"bad setup: {e}", record.header_line) from None
     except (TypeError, ValueError, KeyError, AttributeError) as e:  # a value of the wrong kind
         raise RecordError(f"bad setup: {_short(str(e), 120)}", record.header_line) from None
-    implied: list[dict[str, Any]] = []
-
-    def add_implied(steps: list[tuple[str, State]], line: int) -> None:
-        for text, st in steps:
-            f.states.append(st)
-            f.moves.append(Played(None, f.states[-2].parse_move(text)))  # no seq: not in the record
-            implied.append({"before_line": line, "move": text})
-
-    def snapshot() -> tuple[Fold, list[dict[str, Any]]]:
-        return f.copy(), list(implied)
-
-    # where another reading is left: (event index, the fold and implied moves before it, chains)
-    readings: list[tuple[int, tuple[Fold, list[dict[str, Any]]], list[list[tuple[str, State]]]]] = []
-    furthest: RecordError | None = None
-    rereads = 0
-    i = 0
-    events = list(zip(record.events, record.lines))
-    while i < len(events):
-        event, line = events[i]
-        try:
-            if event.type == "undo":
-                while f.moves and f.moves[-1].seq is None:  # implied moves go with the move they followed
-                    f.moves.pop()
-                    f.states.pop()
-            text = event.data.get("move") if event.type == "move" else None
-            chains = (_forced_chains(f.state, _fits(text))
-                      if isinstance(text, str) and not f.ended and f.state.forced_move() is not None else [])
-            before = snapshot() if chains else None
-            try:
-                f.apply(event)
-            except (InvalidMoveError, IllegalMoveError) as e:
-                if not chains:
-                    raise RecordError(f"event {event.seq}: {_short(str(e), 300)}", line) from None
-                add_implied(chains.pop(0), line)
-                f.apply(event)
-            if chains and before is not None:
-                readings.append((i, before, chains))
-            i += 1
-        except RecordError as e:
-            error = e if e.line == line else RecordError(e.reason, line)
-        except CompanionError as e:
-            error = RecordError(f"event {event.seq}: {_short(str(e), 300)}", line)
-        else:
-            continue
-        if furthest is None or (error.line or 0) > (furthest.line or 0):
-            furthest = error  # the reading that went furthest says what is wrong
-        while readings and not readings[-1][2]:
-            readings.pop()
-        if not readings or rereads > REREAD_LIMIT:
-            raise furthest
-        k, (saved, saved_implied), chains = readings[-1]
-        f, implied = saved.copy(), list(saved_implied)
-        add_implied(chains.pop(0), events[k][1])
-        f.apply(events[k][0])
-        rereads += i - k + 1
-        i = k + 1
-    if not f.ended:
-        add_implied(_forced_chain(f.state, None) or [], (record.lines[-1] + 1) if record.lines else record.header_line + 1)
-    return ReplayResult(record, f, implied)
+    r = _Replay(record)
+    choices: list[_Choice] = []
+    f, implied = r.run(f, [], 0, choices)
+    r.finish(f, implied)
+    ambiguous, complete = r.other_readings([c for c in choices if c.others], f)
+    return ReplayResult(record, f, implied, ambiguous, complete)
 
 
 def iter_events(objs: Iterable[dict[str, Any]]) -> Iterator[Event]:

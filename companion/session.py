@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from .engine import Move, State, pick_chance
 from .errors import IllegalMoveError
 from .journal import Journal
-from .records import Event, Fold, Played, dumps, new_state
+from .records import Event, Fold, Played, dumps, new_state, seat_of
 
 # Setup keys whose value "physical" means the table, not the device, draws.
 PHYSICAL_KEYS = ("bag", "die", "secret")
@@ -142,8 +142,15 @@ class Session:
     def _commit(self, steps: list[tuple[Move, State]]) -> None:
         # Durable first; refused (StaleSessionError) if another copy of this
         # session wrote since this one was opened: its state would be stale.
-        events = self.journal.append_many(self.id, [("move", {"move": str(m)}) for m, _ in steps],
-                                          after=self.last_seq)
+        # every move says who made it: the seat to act before it (docs/records.md), forced
+        # moves included; a chance outcome is nobody's and has no "seat"
+        items: list[tuple[str, dict[str, Any]]] = []
+        before = self.state
+        for m, after in steps:
+            seat = seat_of(before)
+            items.append(("move", {"move": str(m)} if seat is None else {"move": str(m), "seat": seat}))
+            before = after
+        events = self.journal.append_many(self.id, items, after=self.last_seq)
         for event, (move, state) in zip(events, steps):
             self._redraw.pop(self.fold.states[-1], None)  # drawn again: no longer taken back
             self.fold.states.append(state)

@@ -10,7 +10,7 @@ BU_YELLOW="down,ok,ok,down,down,down,right,down,ok"     # green; P2: yM on B: ye
 # check mode: yM on A; the table moved rS onto C but forgot C's recalculation
 BU_CHECK="back,down,ok,ok,down,down,down,right,ok,down,ok,down,ok,up,ok,up,ok,down,down,ok,down,down,ok,ok,ok,back,up,up,up,ok"
 # A short game (18 pieces): the moves of tests/test_ui_bottoms_up.py::scripted_game(11).
-BU_SHORT="ok,down,down,ok,ok,ok,down,down,right,up,up,ok,$BU_TOUR"
+BU_SHORT="ok,down,down,ok,ok,ok,down,down,left,left,left,left,up,up,ok,$BU_TOUR"
 BU_GAME="down,down,down,ok,up,ok,up,ok,down,ok,down,down,down,ok,ok,ok,down,ok,down,ok,up,ok,ok,up,up,right,ok,down,ok,ok,up,ok,down,down,ok,down,ok,ok,ok,down,down,down,right,down,down,ok,ok,up,ok,up,up,ok,up,ok,up,ok,ok,down,right,down,down,ok,up,ok,ok,ok,up,up,ok,up,ok,ok,down,down,right,down,down,down,ok,ok,ok,ok,up,up,ok,ok,ok,down,down,down,ok,ok,ok,ok,down,down,ok,ok,ok,up,ok,up,up,ok,ok,right,down,ok,ok,ok,ok,down,ok,ok,ok,up,ok,ok,ok,down,down,down,ok,ok"
 shot bu_reveal "$BU_DEV,hold-ok"
 shot2 bu_turn "" "$BU_DEV,$BU_TOUR,$BU_OPEN"

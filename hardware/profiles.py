@@ -178,9 +178,29 @@ def _check(p: BoardProfile) -> None:
         if b.pin in used:
             raise bad(f"button {b.name}: GPIO{b.pin} is already used by {used[b.pin]}")
         used[b.pin] = f"button {b.name}"
+    for b in p.buttons:
+        if b.pin in UART_PINS:  # issue 33: a table wired a button there and it never worked
+            raise bad(_uart_refusal(b, used, p.display.bus_pins()))
     missing = {Key.UP, Key.DOWN, Key.OK, Key.BACK} - p.keys()
     if missing:
         raise bad(f"has no button for {', '.join(sorted(k.name for k in missing))}")
+
+
+# pins a button should not take: the display buses, the UART, the ID EEPROM lines
+_SPECIAL_PINS = {**I2C1_PINS, **SPI0_PINS, 9: "SPI0 MISO", **{g: f"SPI0 CE{ce}" for ce, g in SPI0_CE.items()},
+                 **UART_PINS, **ID_EEPROM_PINS}
+
+
+def _uart_refusal(b: ButtonSpec, used: dict[int, str], bus: dict[int, str]) -> str:
+    """Why a button may not sit on the UART pins (GPIO 14/15), and the fix: free GPIOs to move it to."""
+    taken = set(used) | set(bus)
+    free = [g for g in sorted(HEADER, key=lambda g: HEADER[g]) if g not in taken and g not in _SPECIAL_PINS]
+    where = ", ".join(f"GPIO{g} (pin {HEADER[g]})" for g in free[:4])
+    return (f"button {b.name}: GPIO{b.pin} (header pin {HEADER[b.pin]}) is the serial console's "
+            f"{UART_PINS[b.pin]}: with the serial port on (raspi-config), the Pi's login console and "
+            "the companion's own console (docs/console.md, /dev/serial0) drive it, and a button there "
+            f"reads noise or nothing. Move the button to a free GPIO, e.g. {where}, and set "
+            f"pin = N for it in boards.toml")
 
 
 @lru_cache(maxsize=None)

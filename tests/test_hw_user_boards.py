@@ -2,6 +2,8 @@
 override board profiles without editing the package (issue 16)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion import cli
@@ -128,3 +130,27 @@ def test_wiring_is_generated_from_the_package_profiles_only(user_file):
     files = wiring_gen.render_all()
     assert "my-sh1106.md" not in files and "diy.md" in files
     assert "at 0x3C." in files["diy.md"] and "at 0x3D." not in files["diy.md"]
+
+
+@pytest.mark.parametrize("pin, what", [(14, "UART TXD"), (15, "UART RXD")])
+def test_a_button_on_the_serial_console_pins_is_refused_with_the_fix(user_file, capsys, pin, what):
+    """Issue 33: a user's boards.toml put OK on GPIO 15, the UART's RXD; with the
+    serial port on, the login console drives it and the button never works.
+    The profile is refused, saying why and which free GPIOs to use instead."""
+    user_file.write_text(SH1106.replace("pin = 22", f"pin = {pin}"))
+    with pytest.raises(HardwareError) as e:
+        profiles.load_profiles_with_origin()
+    msg = str(e.value)
+    assert f"[my-sh1106] button OK: GPIO{pin} (header pin {profiles.HEADER[pin]})" in msg
+    assert f"serial console's {what}" in msg and str(user_file) in msg
+    # the fix names free GPIOs: none of them taken, none on a bus or the UART
+    free = [int(g) for g in re.findall(r"GPIO(\d+) \(pin", msg.split("e.g.")[1])]
+    assert len(free) == 4
+    assert not set(free) & {17, 27, 23, 14, 15, 2, 3, 0, 1, 7, 8, 9, 10, 11}
+    assert cli.main(["boards"]) == 1
+    assert "Move the button to a free GPIO" in capsys.readouterr().err
+
+
+def test_the_package_boards_put_no_button_on_the_uart():
+    for p in profiles.package_profiles().values():
+        assert not {b.pin for b in p.buttons} & set(profiles.UART_PINS), p.name

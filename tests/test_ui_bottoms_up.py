@@ -35,8 +35,8 @@ P = Piece.parse
 BU = "ok,down,down,ok"
 DEVICE_4 = BU + ",ok,ok,ok"                                # 4 players, device draws, 90 pieces
 TOUR_4 = ",".join(["hold-ok,release"] * 4 + ["ok"])        # BU-3: each looks, then OK
-SHORT_DEVICE_4 = BU + ",ok,ok,down,down,right,up,up,ok"    # stash 18 (RIGHT from 90 wraps round)
-SHORT_PHYSICAL_2 = BU + ",down,down,ok,ok,down,ok,down,right,up,up,ok" # 2 players, table draws, 18
+SHORT_DEVICE_4 = BU + ",ok,ok,down,down,left,left,left,left,up,up,ok"    # stash 18 (LEFT four times from 90)
+SHORT_PHYSICAL_2 = BU + ",down,down,ok,ok,down,ok,down,left,left,left,left,up,up,ok" # 2 players, table draws, 18
 # Opening (BU-4): P1 rS, P2 gS, P3 yS, P4 wS; the rows are the six colors.
 OPENING = "ok,down,down,ok,down,down,down,ok,up,up,ok"
 
@@ -120,7 +120,7 @@ def test_two_players_are_allowed_with_a_warning_BU2(tmp_path):
     press(app, "ok,ok")
     assert app.top.footer == "best with 4 to 6"  # BU-2, in plain words
     assert_matches_reference(app.frame(), "bu_setup_warning")
-    press(app, "down,ok,down,right,up,up,ok")  # secret colors at the table, 18 pieces
+    press(app, "down,ok,down,left,left,left,left,up,up,ok")  # secret colors at the table, 18 pieces
     st = state(app)
     assert st.n == 2 and st.warning.endswith("(BU-2)") and st.secret_mode == "physical"
     assert len(st.stash) == 18 and st.secrets == (None, None)
@@ -575,7 +575,7 @@ def test_headless_sim_plays_a_short_game_to_the_winner(tmp_path):
 def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
     for lone, keys_lone in ((False, ""), (True, "down,down,down,ok,up,up,up,")):
         app = make_app(tmp_path / str(lone), seed=7)
-        press(app, BU + ",ok,ok,down,down,right,up,up," + keys_lone + "ok," + TOUR_4)
+        press(app, BU + ",ok,ok,down,down,left,left,left,left,up,up," + keys_lone + "ok," + TOUR_4)
         sess = game_screen(app).session
         rnd = random.Random(5)
         while state(app).phase != "over":

@@ -125,8 +125,8 @@ class Run:
             self.press("back")
 
 
-SHORT = "down,down,right,up,up"           # options: the stash of 18 pieces (RIGHT from 90 wraps round)
-PHYSICAL = "down,ok,down,right,up,up"     # options: colors drawn at the table, 18 pieces
+SHORT = "down,down,left,left,left,left,up,up"           # options: the stash of 18 pieces (LEFT four times from 90)
+PHYSICAL = "down,ok,down,left,left,left,left,up,up"     # options: colors drawn at the table, 18 pieces
 
 
 def start(tmp_path, names, options: str = SHORT, seed: int = 7) -> Run:

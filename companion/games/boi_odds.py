@@ -200,10 +200,24 @@ def advice(drawn: Iterable[Piece], colors: Sequence[Color] = DEFAULT_COLORS, *,
            need: int | None = None) -> Advice:
     """The odds for a turn whose drawn pieces are ``drawn`` (B-9).
 
-    ``need``: the points the player still needs to reach the target (target
-    minus their banked total); when banking now scores at least that much the
-    hint is ``"bank"`` (B-9, amended 2026-11-23). Without it the hint looks
-    at the turn alone, as B-9 does otherwise."""
+    What a referee outside the project passes:
+
+    * ``drawn``: this turn's pieces so far (``Piece`` values, e.g.
+      ``[Piece.parse("gL"), Piece.parse("yS")]``; empty at a turn's start),
+      all of a live turn: no piece of the bust color, at most as many of a
+      kind as the 21-piece bag holds (B-1); else ``ValueError`` says which.
+    * ``colors``: the game's five colors in role order, the bust color
+      first (the setup's ``colors``; default red, yellow, green, cyan, purple, B-1).
+    * ``need``: the points the player still needs to reach the target (target
+      minus their banked total); when banking now scores at least that much the
+      hint is ``"bank"`` (B-9, amended 2026-11-23). Without it the hint looks
+      at the turn alone, as B-9 does otherwise. ``advice_for(state)`` passes
+      all three from a ``BagOfIceState``.
+
+    It returns an ``Advice`` (``to_json()`` for JSON): ``hint`` (``"draw"`` or
+    ``"bank"``), ``bank_score``, ``expected_continue``, the exact
+    ``bust_chance`` and, for a two-size face, ``size_choice``. Pure: the same
+    answer for the same pieces, about a millisecond after the table is built."""
     drawn = tuple(drawn)
     counts = counts_of(drawn, colors)
     V = table()

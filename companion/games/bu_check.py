@@ -784,6 +784,27 @@ def check(state: BottomsUpState, placement: Place | str | None,
     field? Raises ``IllegalMoveError`` for an illegal placement and
     ``InvalidMoveError`` for an unreadable table.
 
+    What a referee outside the project passes (BU-13, docs/records.md "Check mode"):
+
+    * ``state``: the ``BottomsUpState`` before the placement: from
+      ``bottoms_up.position(setup, field, active=...)`` (the field as piece
+      texts bottom to top, ``["bM", "wS rM"]`` labelled A, B, ... or
+      ``{"C": "wS rM"}``), or a replayed record's state
+      (``records.replay(records.read(path)).fold.state``). Its phase is
+      ``play`` with nothing pending, or a pending choice with ``placement=None``.
+    * ``placement``: ``"place yL on A"`` (or a ``Place``), a legal placement in ``state``.
+    * ``table``: the field the table has after the cascade, as
+      ``parse_table`` reads it: ``{"C": "wS rM"}`` or a list of ``"wS rM"``,
+      ``"C: wS rM"`` or ``["wS", "rM"]`` items, pieces bottom to top. It is
+      compared as a multiset of stacks; labels only steer the message.
+    * ``max_positions`` (default 300): the budget, in choices applied; the
+      same answer on any machine. ``time_limit`` (s) and ``max_choices`` are guards.
+
+    It returns a ``CheckResult`` (``to_json()`` for JSON): ``reachable`` and
+    the ``choices`` that give the table's field, else a legal ``result`` and
+    its first ``difference`` from the table; "not reachable" is certain when
+    ``complete`` is true. ``state`` is left unchanged.
+
     Cascades have no length limit (BU-9). The search is exact: positions are
     merged on ``canonical_key``, a position is cut only when a rule proves
     it cannot end with the table's field (``_Target``), and an option is

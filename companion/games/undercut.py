@@ -36,13 +36,14 @@ from ..errors import IllegalMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
 from .undercut_moves import (
     COMBOS, FOURSOME, MIXES, STACK_NAMES, TREE, TRIPLETS, Bid, Done, Got, HandPieces, HandPips,
-    Pass, StartPlayer, Take, TurnIn, bid_value, canon, find_combos, is_combo, mix_sizes,
+    Pass, StartPlayer, Take, TurnIn, bid_value, canon, compare_bids, find_combos, is_combo, mix_sizes,
     parse_undercut_move, value_text,
 )
 
 __all__ = [
     "Phase", "Kind",
-    "SPEC", "UndercutState", "new_game", "position", "END_SCORE", "DEFAULT_COLORS", "TOTAL_PIECES",
+    "SPEC", "UndercutState", "new_game", "position", "auction_position", "from_json", "compare_bids",
+    "END_SCORE", "DEFAULT_COLORS", "TOTAL_PIECES",
     "TREE", "TRIPLETS", "FOURSOME", "COMBOS", "MIXES", "STACK_NAMES",
     "Bid", "Done", "Got", "HandPieces", "HandPips", "Pass", "StartPlayer", "Take", "TurnIn",
 ]
@@ -539,7 +540,10 @@ class UndercutState(State):
         if self.end_triggered:  # U-12: the phase in which (or before which) the end came is the last
             return self._finish()
         if self.full:
-            return replace(self, phase=Phase.STACKS, stacks=(), bids=(), slot=0)._next_stack_draw()
+            # nobody acts at the stack draws: ``active`` is the start player, who bids first (U-8),
+            # so a stack-draw position is the same whoever scored last (``from_json``)
+            return replace(self, phase=Phase.STACKS, stacks=(), bids=(), slot=0, pos=self.n,
+                           active=self.start or 0)._next_stack_draw()
         return replace(self, phase=Phase.AUCTION, active=self.start or 0)
 
     def _score(self, seat: int, pts: int) -> "UndercutState":
@@ -626,7 +630,7 @@ class UndercutState(State):
         hands = _set(self.hands, self.active, hand.remove(*move.pieces))
         if old is not None:
             old_value = bid_value(old[1])
-            if not value < old_value:
+            if compare_bids(move.pieces, old[1]) >= 0:
                 raise IllegalMoveError(f"bid {value_text(value)} is not lower than "
                                        f"{value_text(old_value)} on stack {STACK_NAMES[k]} (U-9)")
             hands = _set(hands, old[0], hands[old[0]].add(*old[1]))  # U-10: back at once
@@ -806,6 +810,12 @@ class UndercutState(State):
         return {"name": STACK_NAMES[k], "pieces": [str(p) for p in canon(self.stacks[k])], "bid": bid}
 
     def to_json(self) -> dict[str, Any]:
+        """The whole position as plain JSON: the ``state`` of ``companion replay
+        --json``, keys in ``docs/records-undercut.md`` ("State"). Seats are
+        0-based; pieces are ``rL`` texts. At the full level, ``from_json()``
+        reads it back into the same position in the scoring phase, at a
+        stack draw, in the bidding and at a pass draw:
+        ``from_json(s.to_json()) == s``."""
         out: dict[str, Any] = {
             "level": self.level,
             "bag_source": self.bag_mode,
@@ -996,10 +1006,23 @@ def new_game(setup: dict[str, Any]) -> UndercutState:
 
 def position(setup: dict[str, Any], hands: Sequence[str], scores: Sequence[int] | None = None,
              values: Sequence[int] | None = None) -> UndercutState:
-    """A full-level position right after setup with the given hands (piece
-    texts, e.g. ``"rL rM rS"``), scores and combo values: for tests, tutorials
-    and demos. The pieces come out of the bag; play starts with the scoring
-    phase of round 1 from the setup's start player (which must be a seat)."""
+    """A full-table position at the start of a scoring phase (U-6).
+
+    ``setup`` is the record's setup object (``docs/records-undercut.md``) with
+    ``"start"`` a seat (0-based): the player who turns in first. ``hands`` gives
+    every seat's pieces, one text per seat in seat order (``"rL rM rS"``; ``""``
+    or ``"-"`` for an empty hand). ``scores`` (default zeros) and ``values`` (the combo
+    values TREE, TRIPLETS, FOURSOME, default ``2 2 2``, U-4) are per seat and
+    per combo. The hands' pieces come out of the 75 (U-1); the rest is the bag.
+    Players without a combo are skipped (U-6); with nobody to turn in, the
+    stack draws follow. ``SetupError`` says what cannot be::
+
+        >>> s = position({"players": ["Ann", "Bob", "Cat"], "start": 1}, ["rL", "yL yM yS", ""])
+        >>> s.current_player, [str(m) for m in s.legal_moves()]
+        (1, ['tree yL yM yS'])
+
+    For positions in the auction see ``auction_position``; ``from_json`` reads
+    any position's ``to_json()`` back."""
     s = new_game({**setup, "level": "full"})
     if s.phase != Phase.SETUP:
         raise SetupError("position() needs a fixed start seat")
@@ -1009,18 +1032,284 @@ def position(setup: dict[str, Any], hands: Sequence[str], scores: Sequence[int] 
     bag = s.bag
     bags = []
     for text in hands:
-        h = Bag.parse(text)
+        h = Bag(_pieces(text, "a hand"))
         if not bag.contains_all(h):
             raise SetupError(f"the 75 pieces cannot supply hand {text!r}")
         bag = bag.remove(*h)
         bags.append(h)
     s = replace(s, bag=bag, hands=tuple(bags))
     if scores is not None:
-        s = replace(s, points=tuple(scores), end_triggered=max(scores) >= END_SCORE)
+        s = replace(s, points=_scores(scores, s.n), end_triggered=max(scores) >= END_SCORE)
     if values is not None:
-        # a test helper: the combo values as given, their count not checked (a wrong one is the caller's)
-        s = replace(s, values=tuple(values))  # type: ignore[arg-type]
+        s = replace(s, values=_values(values))
     return s._begin_scoring()
+
+
+BidPlaced = tuple[int, str]
+"""A bid as ``auction_position`` takes it: the bidder's seat (0-based) and the bid's move text (``"bid A yM"``)."""
+
+
+def auction_position(setup: dict[str, Any], hands: Sequence[str], stacks: Sequence[str],
+                     bids: Sequence[BidPlaced] = (), to_act: int | None = None, *,
+                     scores: Sequence[int] | None = None, values: Sequence[int] | None = None,
+                     round: int = 1) -> UndercutState:
+    """A full-table position in the auction (U-7..U-11): at a stack draw, or in the bidding.
+
+    * ``setup``: the record's setup object; its ``"start"`` (a seat, 0-based)
+      is this round's start player, who bids first (U-8).
+    * ``hands``: every seat's pieces now, one text per seat (``"rS yM"``, ``""``).
+      A bid's pieces are on its stack, not in the hand; an undercut bid's pieces
+      are back in their bidder's hand (U-10).
+    * ``stacks``: the stacks drawn, in order A, B, ... (``["rL yM bS", "kL"]``).
+      Each is drawn large, medium, small from the bag (U-7); a size the bag had
+      none of is skipped. Stacks that stop before the last of the ``players -
+      1`` is complete while the bag holds a piece for it give the position at
+      the next stack draw (a chance node: ``got P``, ``Kind.STACK_DRAW``).
+    * ``bids``: the bids placed, in the order placed: ``(seat, "bid A yM")``
+      (``"bid B"``: the zero bid, the marker only). A later bid on a stack
+      undercuts the one before it, and must be lower (U-9, see
+      ``compare_bids``); the undercut bid's pieces went back to its bidder
+      (U-10). Each marker is on one stack at most (U-8).
+    * ``to_act``: the seat to bid or pass; default: the next after the last
+      bidder, clockwise, skipping markers on the table (U-8), or the start
+      player before any bid. A seat whose marker is on the table never acts.
+    * ``scores``, ``values``: as for ``position``; ``round`` is the round number (1 = the first).
+
+    The pieces of the hands, the stacks and the bids on the table come out of
+    the 75 (U-1); the rest is the bag. ``SetupError`` says why a position
+    cannot be: more pieces than the 75 (or more than 5 of a piece), a stack
+    that is not what the draws give, a bid that is not lower than the bid it
+    undercuts, a marker used twice, a hand with a combo left (U-6), a score of
+    10 (the game ends before an auction, U-12)::
+
+        >>> s = auction_position({"players": ["Ann", "Bob", "Cat"], "start": 0},
+        ...                      ["rS rS", "yM", ""], ["kL kM kS", "gL gM gS"],
+        ...                      [(0, "bid A rS rS"), (1, "bid A yM")])
+        >>> s.current_player, s.to_json()["stacks"][0]["bid"]
+        (2, {'seat': 1, 'pieces': ['yM'], 'pips': 2, 'count': 1})
+        >>> auction_position({"players": ["Ann", "Bob", "Cat"], "start": 0},
+        ...                  ["", "", ""], ["kL kM"]).decision().kind.name
+        'STACK_DRAW'
+    """
+    s = new_game({**setup, "level": "full"})
+    if s.phase != Phase.SETUP:
+        raise SetupError("auction_position() needs a fixed start seat: the round's start player (U-8)")
+    n = s.n
+    if len(hands) != n:
+        raise SetupError(f"give {n} hands, one per seat")
+    if not isinstance(round, int) or isinstance(round, bool) or round < 1:
+        raise SetupError(f"round must be 1 or more, not {round!r}")
+    points = _scores(scores, n) if scores is not None else s.points
+    if max(points) >= END_SCORE:
+        raise SetupError(f"a score of {END_SCORE} ends the game with the scoring phase it comes in: "
+                         "no auction follows (U-12)")
+    vals = _values(values) if values is not None else s.values
+    now = [Bag(_pieces(h, f"{s.players[i]}'s hand")) for i, h in enumerate(hands)]
+    piles = [_pieces(t, f"stack {STACK_NAMES[k] if k < len(STACK_NAMES) else k + 1}")
+             for k, t in enumerate(stacks)]
+    if len(piles) > n - 1:
+        raise SetupError(f"{n} players bid for {n - 1} stacks at most, not {len(piles)} (U-7)")
+    placed = [_placed(b, s) for b in bids]
+    standing: dict[int, tuple[int, Bid]] = {}
+    for seat, move in placed:
+        standing[move.stack] = (seat, move)
+    start_hands = list(now)
+    for seat, move in standing.values():
+        start_hands[seat] = start_hands[seat].add(*move.pieces)
+    everything = [p for h in start_hands for p in h] + [p for pile in piles for p in pile]
+    _check_census(everything, s.colors)
+    for seat, h in enumerate(start_hands):
+        combos = find_combos(h)
+        if combos:
+            raise SetupError(f"{s.players[seat]}'s hand holds a combo ({combos[0]}): the auction comes "
+                             "once every combo is turned in (U-6)")
+    assert s.bag is not None
+    bag = s.bag.remove(*everything)
+    st = replace(s, phase=Phase.STACKS, points=points, values=vals, round=round, pos=n,
+                 active=s.start or 0, hands=tuple(start_hands), bag=bag.add(*(p for pile in piles for p in pile)),
+                 end_triggered=False)._next_stack_draw()
+    for k, pile in enumerate(piles):
+        name = STACK_NAMES[k]
+        if not pile:
+            raise SetupError(f"stack {name} is empty: a stack has a piece of each size the bag holds (U-7)")
+        for p in canon(pile):
+            d = st.pending_draw()
+            if d is None:
+                raise SetupError(f"stack {name} cannot hold {p}: the stacks were complete before it (U-7)")
+            if d["stack"] != name or d["size"] != p.size.letter:
+                want = f"stack {d['stack']}'s {_SIZE_WORD[st.pending[0]]}"
+                raise SetupError(f"stack {name}'s {p} does not come next: the next draw is {want}, "
+                                 "drawn large, medium, small, a size skipped only when none is left (U-7)")
+            st = st._apply_chance(Got(p))
+    if st.phase == Phase.STACKS:
+        if placed or to_act is not None:
+            d = st.pending_draw() or {}
+            raise SetupError(f"the stacks are still being drawn (stack {d.get('stack')}'s next piece): "
+                             "bids come after (U-7, U-8)")
+        return st
+    for i, (seat, move) in enumerate(placed, 1):
+        what = f"bid {i} ({seat}: {move})"
+        on = next((STACK_NAMES[k] for k, b in enumerate(st.bids) if b is not None and b[0] == seat), None)
+        if on is not None:
+            raise SetupError(f"{what}: {s.players[seat]}'s marker is already on stack {on}; "
+                             "a marker is on one stack at a time (U-8)")
+        try:
+            st = replace(st, active=seat)._apply_bid(move, s.players[seat])
+        except IllegalMoveError as e:
+            raise SetupError(f"{what}: {e}") from None
+    assert list(st.hands) == now  # the hands given, with the undercut bids back (U-10)
+    if to_act is not None:
+        if not isinstance(to_act, int) or isinstance(to_act, bool) or not 0 <= to_act < n:
+            raise SetupError(f"to_act must be a seat, 0 to {n - 1}")
+        on = next((STACK_NAMES[k] for k, b in enumerate(st.bids) if b is not None and b[0] == to_act), None)
+        if on is not None:
+            raise SetupError(f"{s.players[to_act]}'s marker is on stack {on}: a player whose marker is "
+                             "on the table is skipped (U-8)")
+        st = replace(st, active=to_act)
+    return st
+
+
+def from_json(data: dict[str, Any]) -> UndercutState:
+    """The position a full-table ``to_json()`` describes, read back:
+    ``from_json(s.to_json()) == s``.
+
+    It reads the positions a referee outside the project sets up: a scoring
+    phase (``"phase": "scoring"``), a stack draw (``"stacks"``), the bidding
+    (``"bidding"``) and the passer's draw (``"pass"``). The keys are those of
+    ``to_json()`` (``docs/records-undercut.md``, "State"); keys derived from
+    others (``hand_pips``, ``markers_in_hand``...) are not read. It is checked
+    as ``position`` and ``auction_position`` check theirs, and against itself:
+    the 75 pieces all accounted for (bag, hands, stacks, bids, U-14),
+    ``end_triggered`` as the scores say, the draw the one that comes next.
+    ``SetupError`` says what does not fit."""
+    try:
+        return _from_json(data)
+    except SetupError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise SetupError(f"not an Undercut position: {type(e).__name__} {e}") from None
+
+
+def _from_json(data: dict[str, Any]) -> UndercutState:
+    if not isinstance(data, dict):
+        raise SetupError("an Undercut position is a JSON object (what to_json() gives)")
+    if data.get("level") != "full":
+        raise SetupError("from_json() reads full-table positions (\"level\": \"full\", U-14)")
+    phase = data.get("phase")
+    if phase not in (Phase.SCORING, Phase.STACKS, Phase.BIDDING, Phase.PASS):
+        raise SetupError(f"from_json() reads the phases scoring, stacks, bidding and pass, not {phase!r}")
+    players = data["players"]
+    start = data["start_player"]
+    setup = {"players": players, "colors": data["colors"], "bag": data["bag_source"], "start": start}
+    hands = [" ".join(h) for h in data["hands"]]
+    scores = list(data["scores"])
+    cv = data["combo_values"]
+    if not isinstance(cv, dict) or set(cv) != set(COMBOS):
+        raise SetupError(f"combo_values must give {', '.join(COMBOS)}")
+    values = [cv[c] for c in COMBOS]
+    rnd = data["round"]
+    active = data["active_player"]
+    if phase == Phase.SCORING:
+        s = position(setup, hands, scores, values)
+        s = replace(s, round=rnd) if isinstance(rnd, int) and not isinstance(rnd, bool) and rnd >= 1 else s
+        if s.round != rnd:
+            raise SetupError(f"round must be 1 or more, not {rnd!r}")
+        if s.phase != Phase.SCORING:
+            raise SetupError("nobody holds a combo: the scoring phase is over (U-6)")
+        if not isinstance(active, int) or isinstance(active, bool) or not 0 <= active < s.n:
+            raise SetupError(f"active_player must be a seat, 0 to {s.n - 1}")
+        pos = (active - s.seat_in_order(0)) % s.n
+        for i in range(pos):
+            seat = s.seat_in_order(i)
+            if find_combos(s.hands[seat]):
+                raise SetupError(f"{s.players[seat]} turns in before {s.players[active]} and still holds a "
+                                 "combo (U-6)")
+        if not find_combos(s.hands[active]):
+            raise SetupError(f"{s.players[active]} holds no combo: the turn would pass on (U-6)")
+        s = replace(s, active=active, pos=pos)
+    else:
+        stacks = [" ".join(st["pieces"]) for st in data["stacks"]]
+        bids = [(st["bid"]["seat"], " ".join(["bid", st["name"], *st["bid"]["pieces"]]))
+                for st in data["stacks"] if st.get("bid") is not None]
+        if [st["name"] for st in data["stacks"]] != list(STACK_NAMES[:len(stacks)]):
+            raise SetupError("the stacks are named A, B, C, D in order (U-7)")
+        if phase == Phase.PASS:
+            draw = data["draw"] or {}
+            passer = draw.get("seat")
+            if draw.get("for") != "pass" or not isinstance(passer, int) or passer != start:
+                raise SetupError("at the passer's draw the draw is for the passer, the new start player (U-11)")
+            scores[passer] -= 1  # the pass's point (U-11) is given again below
+            s = auction_position(setup, hands, stacks, bids, passer, scores=scores, values=values, round=rnd)
+            s = s._apply_pass(Pass(size=Size.parse(draw.get("size", "?"))), s.players[passer])
+        else:
+            s = auction_position(setup, hands, stacks, bids, active if phase == Phase.BIDDING else None,
+                                 scores=scores, values=values, round=rnd)
+    if s.phase != phase:
+        raise SetupError(f"these stacks make the phase {s.phase}, not {phase} (U-7)")
+    j = s.to_json()
+    for key in ("bag", "draw", "end_triggered", "active_player", "scores"):
+        if data.get(key) != j[key]:
+            raise SetupError(f"{key} is {_short_json(data.get(key))}; the rest of the position makes it "
+                             f"{_short_json(j[key])} (U-14)")
+    return s
+
+
+def _short_json(v: Any) -> str:
+    import json
+    t = json.dumps(v)
+    return t if len(t) <= 120 else t[:120] + "..."
+
+
+def _pieces(text: Any, what: str) -> tuple[Piece, ...]:
+    """Pieces from a text (``"rL rM"``) or a list of piece texts; ``SetupError`` if not."""
+    words = ([] if text.strip() == "-" else text.split()) if isinstance(text, str) else text
+    if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) for w in words):
+        raise SetupError(f"{what}: pieces as a text such as \"rL rM rS\", not {text!r}")
+    try:
+        return tuple(Piece.parse(w) for w in words)
+    except ValueError as e:
+        raise SetupError(f"{what}: {e}") from None
+
+
+def _scores(scores: Sequence[int], n: int) -> tuple[int, ...]:
+    if len(scores) != n or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in scores):
+        raise SetupError(f"scores: {n} whole numbers, 0 or more, one per seat")
+    return tuple(scores)
+
+
+def _values(values: Sequence[int]) -> tuple[int, int, int]:
+    if len(values) != 3 or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 2 for x in values):
+        raise SetupError("values: the TREE, TRIPLETS and FOURSOME values, whole numbers from 2 up (U-4)")
+    a, b, c = values
+    return (a, b, c)
+
+
+def _placed(bid: Any, s: UndercutState) -> tuple[int, Bid]:
+    try:
+        seat, text = bid
+    except (TypeError, ValueError):
+        raise SetupError(f"a bid is (seat, \"bid A yM\"), not {bid!r}") from None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
+        raise SetupError(f"bid {text!r}: the seat must be 0 to {s.n - 1}, not {seat!r}")
+    try:
+        move = parse_undercut_move(str(text))
+    except ValueError as e:
+        raise SetupError(f"bid {text!r}: {e}") from None
+    if not isinstance(move, Bid):
+        raise SetupError(f"{text!r} is not a bid (bid A yM)")
+    return seat, move
+
+
+def _check_census(pieces: Sequence[Piece], colors: tuple[Color, ...]) -> None:
+    """The pieces fit in the 75 of the game (U-1): its colors, 5 of each piece."""
+    if len(pieces) > TOTAL_PIECES:
+        raise SetupError(f"{len(pieces)} pieces in the hands, stacks and bids: the game has {TOTAL_PIECES} (U-1)")
+    bag = Bag(pieces)
+    for p, k in bag.items():
+        if p.color not in colors:
+            raise SetupError(f"{p} is not one of this game's colors (U-1)")
+        if k > 5:
+            raise SetupError(f"{k} x {p}: the game has 5 of each piece (U-1)")
 
 
 SPEC = GameSpec(

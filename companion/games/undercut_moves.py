@@ -18,7 +18,7 @@ from ..pieces import Bag, Color, Got, Piece, Size
 
 __all__ = [
     "TREE", "TRIPLETS", "FOURSOME", "COMBOS", "MIXES", "STACK_NAMES",
-    "canon", "bid_value", "value_text", "is_combo", "find_combos", "mix_sizes",
+    "canon", "bid_value", "compare_bids", "value_text", "is_combo", "find_combos", "mix_sizes",
     "StartPlayer", "Take", "Got", "TurnIn", "Done", "Bid", "Pass", "HandPips", "HandPieces",
     "parse_undercut_move",
 ]
@@ -49,6 +49,38 @@ def bid_value(pieces: Iterable[Piece]) -> tuple[int, int]:
     """A bid's value ``(pips, pieces)``; tuples compare as U-9 orders bids."""
     ps = list(pieces)
     return (sum(p.pips for p in ps), len(ps))
+
+
+def compare_bids(a: str | Iterable[Piece], b: str | Iterable[Piece]) -> int:
+    """Compare two bids by U-9: negative when ``a`` is lower than ``b`` (so ``a``
+    may undercut ``b``), 0 when they are worth the same, positive when ``a`` is higher.
+
+    A bid is lower when it has fewer pips, or as many pips and fewer pieces;
+    colors do not count. A bid is its pieces: a ``Piece`` sequence or their text
+    (``"rS rS"``, ``"yM"``; ``""`` or ``"-"`` is the zero bid, the marker only).
+    ``InvalidMoveError`` for a text that names no pieces (``"qL"``)::
+
+        >>> compare_bids("yM", "rS rS")    # 2 pips/1 piece < 2 pips/2 pieces
+        -1
+        >>> compare_bids("kL", "rS rS")    # 3 pips > 2 pips
+        1
+        >>> compare_bids("", "-"), compare_bids("rS", "bS")
+        (0, 0)
+    """
+    va, vb = bid_value(_bid_pieces(a)), bid_value(_bid_pieces(b))
+    return (va > vb) - (va < vb)
+
+
+def _bid_pieces(bid: str | Iterable[Piece]) -> tuple[Piece, ...]:
+    if not isinstance(bid, str):
+        return tuple(bid)
+    words = bid.split()
+    if words == ["-"]:
+        return ()
+    try:
+        return tuple(Piece.parse(w) for w in words)
+    except ValueError as e:
+        raise InvalidMoveError(f"not a bid: {bid!r} ({e})") from None
 
 
 def value_text(value: tuple[int, int]) -> str:

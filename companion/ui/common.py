@@ -6,7 +6,8 @@
   the roster's names in order by default; a seat takes another roster name
   or a new one, which joins the roster), then ``on_done(app, names)``.
 * ``OptionsSetup``: a list of named options, each cycling through its
-  values with OK, and a final "Start" item.
+  values with OK (round to the first after the last), LEFT/RIGHT one lower
+  or higher, stopping at the ends; and a "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
 * ``Report``: a page of short lines under a title (what the device did, a
   summary); UP/DOWN scroll, OK shows the next page until the end has been
@@ -152,7 +153,14 @@ class OptionsSetup(Menu):
 
     @staticmethod
     def _cycle(o: Option, d: int) -> None:
+        """OK: the next value, round to the first after the last (OK alone reaches every value)."""
         o.index = (o.index + d) % len(o.values)
+
+    @staticmethod
+    def _step(o: Option, d: int) -> None:
+        """LEFT/RIGHT: one value lower or higher, stopping at the ends (issue 33: LEFT from a
+        target of 10 gave 200)."""
+        o.index = max(0, min(len(o.values) - 1, o.index + d))
 
     def on_key(self, key, app: "App") -> None:
         if key in (Key.LEFT, Key.RIGHT) and self.index > 0:
@@ -160,7 +168,7 @@ class OptionsSetup(Menu):
             # stash, listed from 90 down, went the other way from the Bag of Ice target)
             o = self.shown_options()[self.index - 1]
             up = 1 if key == Key.RIGHT else -1
-            self._cycle(o, -up if o.descending else up)
+            self._step(o, -up if o.descending else up)
             return
         super().on_key(key, app)
 

@@ -247,7 +247,8 @@ class Menu(CursorScreen):
 
 
 class NumberPicker(Screen):
-    """Pick an integer: UP/DOWN +-step, LEFT/RIGHT +-10 steps, OK done, BACK cancel."""
+    """Pick an integer: UP/DOWN +-step, LEFT/RIGHT +-10 steps, stopping at the ends
+    (``lo``/``hi`` or the first and last of ``choices``); OK done, BACK cancel."""
 
     def __init__(self, title: str, value: int, lo: int, hi: int, on_done: Callable[["App", int], Any],
                  *, step: int = 1, fmt: Callable[[int], str] = str, hint: str = "",
@@ -263,7 +264,7 @@ class NumberPicker(Screen):
     def _move(self, d: int) -> None:
         if self.choices:
             i = self.choices.index(self.value) if self.value in self.choices else 0
-            self.value = self.choices[(i + d) % len(self.choices)]
+            self.value = self.choices[max(0, min(len(self.choices) - 1, i + d))]  # stops at the ends
         else:
             self.value = max(self.lo, min(self.hi, self.value + d * self.step))
 
