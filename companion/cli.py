@@ -7,7 +7,7 @@ pure core never imports a hardware library.
     companion                      run: the configured board, else the simulator
     companion sim [--keys K] [--screenshot F.png] [--text]
     companion replay FILE [--json]
-    companion export ID [--format json|csv|png] [-o FILE]
+    companion export ID [--format json|csv|png] [-o FILE] [--with-secrets]
     companion history
     companion boards | doctor
 """
@@ -424,10 +424,18 @@ def cmd_export(args) -> int:
         except KeyError:
             return _err(f"no session {args.id} (see: companion history)")
         events = journal.events(args.id)
+        summary = export.summarize(info.id, info.game, info.setup, info.created, events)
         if fmt == "json":
+            # RULINGS V-1: the owner's shell may see everything, but a record of a game not yet
+            # over that holds a secret color (BU-3) is written only when asked for by name
+            secrets = export.secrets_before_the_end(summary, events)
+            if secrets and not args.with_secrets:
+                return _err(f"session {args.id} is a game not yet over, and its record holds "
+                            f"{_count(secrets, 'secret color')} (BU-3) that the table must not see "
+                            "before the end: nothing was written. Add --with-secrets to export it "
+                            "anyway, or export it once the game has ended.", 1)
             data: str | bytes = dumps(info.game, info.setup, events, session=info.id, created=info.created)
-        else:
-            summary = export.summarize(info.id, info.game, info.setup, info.created, events)
+        else:  # the CSV and the PNG sheet never hold a secret color (V-1): a draw is no row
             if summary.fold is None:
                 return _err(f"session {args.id} cannot be read: {summary.error}", 1)
             data = export.scores_csv(summary.fold, info.setup) if fmt == "csv" else export.score_sheet_png(summary)
@@ -632,6 +640,9 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--format", choices=["json", "csv", "png"], default="json",
                    help="json: the game record; csv: scores per turn; png: a score sheet (needs -o)")
     e.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: print; png needs it)")
+    e.add_argument("--with-secrets", action="store_true",
+                   help="json: write the record of a game not yet over even though it holds secret colors "
+                        "(Bottoms Up, BU-3); without it such an export is refused. csv and png never hold one")
     sub.add_parser("history", parents=[common], help="list sessions with their ids")
     b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
     b.add_argument("dest", metavar="DEST", help="the copy; an existing file is replaced only if it is an "

@@ -39,7 +39,7 @@ from typing import Any, Callable
 
 from .engine import CHANCE, TERMINAL
 from .errors import CompanionError
-from .export import player_names, scores_csv, session_summary, summaries, title_of
+from .export import is_secret, player_names, scores_csv, session_summary, summaries, title_of
 from .io import Key, key_names
 from .ui.app import braille
 from .ui.widgets import Confirm
@@ -135,10 +135,11 @@ def _parse_id(text: str) -> int:
 
 
 def _hidden(info, e) -> bool:
-    """Hidden information (issue 14, F3): Bottoms Up's secret colours (BU-3)
-    while the session is not over."""
-    move = e.data.get("move") if e.type == "move" else None
-    return not info.ended and isinstance(move, str) and move.split(" ", 1)[0] == "secret"
+    """Hidden information (issue 14, F3; RULINGS V-1): Bottoms Up's secret colours
+    (BU-3) while the session is not over. A damaged session's ``end`` lies past its
+    damage and is not the game's: the game goes on in the session that continues it
+    (issue 34), so its secrets stay hidden."""
+    return (not info.ended or info.damaged) and is_secret(e)
 
 
 def _public(info, e) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from .names import short_names
 from .records import Event, Fold, new_state
 
 __all__ = [
-    "GameSummary", "ScoreRow", "player_names", "score_rows", "scores_csv", "summarize",
+    "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "secrets_before_the_end", "score_rows", "scores_csv", "summarize",
     "summaries", "session_summary", "score_sheet", "sheet_lines", "title_of",
 ]
 
@@ -196,6 +196,30 @@ def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
                        f.ended or state.is_terminal(), f.ended, winners,
                        oc.termination.value if oc else None, len(f.moves),
                        detail=oc.detail if oc else "", fold=f)
+
+
+SECRET = "secret"
+"""The head of the move text that draws a seat's Bottoms Up secret color (BU-3): what a
+record holds that the table must not see before the game ends (RULINGS V-1)."""
+
+
+def is_secret(event: Event) -> bool:
+    """A move event that draws a secret color (BU-3)."""
+    move = event.data.get("move") if event.type == "move" else None
+    return isinstance(move, str) and move.split(" ", 1)[0] == SECRET
+
+
+def game_over(fold: Fold | None) -> bool:
+    """The game of these events has ended: by its rules, or by an ``end`` event among
+    them (not one past a damage: the game goes on in the session that continues it)."""
+    return fold is not None and (fold.ended or fold.state.is_terminal())
+
+
+def secrets_before_the_end(summary: GameSummary, events: Sequence[Event]) -> int:
+    """How many secret colors (BU-3) a record of ``events`` would show while the game is
+    not over (RULINGS V-1: such an export needs an explicit flag); 0 once it has ended.
+    The CSV and the PNG sheet never hold one: a draw scores nothing, so it is no row."""
+    return 0 if game_over(summary.fold) else sum(map(is_secret, events))
 
 
 _CACHE: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
