@@ -147,6 +147,12 @@ class GameSummary:
     detail: str = ""        # the outcome's detail (e.g. a ruling that decided it)
     error: str = ""         # the session could not be folded (e.g. a game missing in this version)
     fold: Fold | None = field(default=None, compare=False, repr=False)
+    number: int = 0         # what the table sees, "#3" (``Journal.number``; 0: not known, the id is shown)
+
+    @property
+    def shown(self) -> int:
+        """The session's number as the device, ``history`` and the exports show it ("#3")."""
+        return self.number or self.id
 
     @property
     def date(self) -> str:
@@ -154,7 +160,7 @@ class GameSummary:
         return self.created[:16].replace("T", " ")
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game, "title": self.title, "created": self.created,
+        return {"id": self.id, "number": self.shown, "game": self.game, "title": self.title, "created": self.created,
                 "players": list(self.players), "scores": list(self.scores), "finished": self.finished,
                 "ended": self.ended, "winners": list(self.winners), "termination": self.termination,
                 "moves": self.moves, "detail": self.detail, **({"error": self.error} if self.error else {})}
@@ -170,7 +176,8 @@ class GameSummary:
 
 
 def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
-              events: Sequence[Event]) -> GameSummary:
+              events: Sequence[Event], *, number: int = 0) -> GameSummary:
+    """``number``: the session's number as the table sees it (``Journal.number``)."""
     title = title_of(game)
     try:
         f = Fold(states=[new_state(game, setup)])
@@ -180,7 +187,7 @@ def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
         names = setup.get("players")
         players = tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
         return GameSummary(session_id, game, title, created, players, (), False,
-                           any(e.type == "end" for e in events), (), None, 0, error=str(e))
+                           any(e.type == "end" for e in events), (), None, 0, error=str(e), number=number)
     state = f.state
     scores = tuple(state.scores())
     if scores:
@@ -195,7 +202,7 @@ def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
     return GameSummary(session_id, game, title, created, tuple(names), scores,
                        f.ended or state.is_terminal(), f.ended, winners,
                        oc.termination.value if oc else None, len(f.moves),
-                       detail=oc.detail if oc else "", fold=f)
+                       detail=oc.detail if oc else "", fold=f, number=number)
 
 
 SECRET = "secret"
@@ -231,11 +238,11 @@ def session_summary(journal, info) -> GameSummary:
         cache = _CACHE.setdefault(journal, {})
     except TypeError:  # not weak-referenceable: no cache
         cache = {}
-    key = (info.id, info.events, info.last_time)
+    key = (info.id, info.events, info.last_time, info.number)
     hit = cache.get(info.id)
     if hit is not None and hit[0] == key:
         return hit[1]
-    s = summarize(info.id, info.game, info.setup, info.created, journal.events(info.id))
+    s = summarize(info.id, info.game, info.setup, info.created, journal.events(info.id), number=info.number)
     if info.ended and not s.ended:
         # an end event the replay does not reach: a damaged session the device continued
         # as a new one (its end lies past the damage). It is over: never offered to resume
@@ -287,7 +294,7 @@ def sheet_lines(summary: GameSummary) -> dict[str, Any]:
     names = list(summary.players) if summary.scores else []
     shown = rows[-MAX_SHEET_ROWS:]
     return {
-        "title": f"{summary.title}  #{summary.id}",
+        "title": f"{summary.title}  #{summary.shown}",
         "subtitle": f"{summary.date} UTC  -  {summary.moves} moves",
         "header": ["#", "move", *names],
         "rows": [[str(r.turn), (r.player + ": " if r.player and r.player != "chance"

@@ -168,7 +168,7 @@ def test_watch_everything_includes_sessions_started_meanwhile(tally):
     s1.play("pass")
     s2 = play_tally(app.journal, ["roll"])
     got = [json.loads(line) for line in c.poll()]
-    assert [(e["session"], e["type"]) for e in got] == [(s1.id, "move"), (s2.id, "start"), (s2.id, "move")]
+    assert [(e["session"], e["type"]) for e in got] == [(s1.number, "move"), (s2.number, "start"), (s2.number, "move")]
     assert got[1]["game"] == "tally" and got[1]["setup"]["players"] == ["Ann", "Bob"]
     assert reply(c, "stop") == ["OK stopped"]
 
@@ -350,7 +350,7 @@ def test_secrets_of_a_damaged_game_stay_hidden_while_it_goes_on_as_a_new_session
     assert j.session(s.id).ended and j.session(s.id).damaged
     app = App(j, Settings(), rng=random.Random(5))
     console = Console(direct(app), read_only=True)
-    for sid in (s.id, c.session):
+    for sid in (j.number(s.id), j.number(c.session)):
         assert reply(console, f"export {sid} json")[0].startswith("ERR "), sid
         shown = "\n".join(reply(console, f"events {sid}"))
         assert "secret ?" in shown and '"secret ' not in shown.replace('"secret ?"', ""), sid

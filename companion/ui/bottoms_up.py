@@ -931,7 +931,7 @@ class BottomsUpScreen(SessionScreen):
         return items
 
     def session_title(self) -> str:
-        return _("Bottoms Up #{n}").format(n=self.session.id)
+        return _("Bottoms Up #{n}").format(n=self.session.number)
 
     def why_lines(self) -> list[str]:
         """The rulings behind what the screen shows now (the session menu's "Why")."""
