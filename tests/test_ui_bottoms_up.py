@@ -192,6 +192,30 @@ def test_neutral_view_is_the_same_whatever_the_colors(tmp_path):
     assert c1[0] != c2[0] and n1 == n2 and h1 != h2
 
 
+def test_the_history_screens_of_a_game_under_way_never_show_a_secret_color_V1(tmp_path):
+    """RULINGS V-1 (issue 34's check): History > Bottoms Up > the game > Moves, and the
+    game's own History, read the same whatever colors were drawn."""
+    from companion.ui.base import history_screen
+    from companion.ui.history import open_summary
+    from companion.export import session_summary
+    seen = []
+    for seed in (1, 2):
+        app = make_app(tmp_path / str(seed), seed=seed)
+        press(app, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+        session = game_screen(app).session
+        app.home()
+        info = app.journal.session(session.id)
+        open_summary(app, session_summary(app.journal, info))
+        texts = [it.label + it.right for it in app.top.items if not it.label[:2].isdigit()]  # not the date
+        app.top.items[1].action(app)  # Moves
+        texts += [it.label for it in app.top.items]
+        texts += [it.label for it in history_screen(session).items]
+        seen.append((session.state.secrets, texts))
+    (c1, t1), (c2, t2) = seen
+    assert c1 != c2 and t1 == t2
+    assert any("secret color is drawn" in t for t in t1)
+
+
 def secret_frames(app) -> set[bytes]:
     """What every seat's secret color looks like on screen (BU-3)."""
     from companion.ui.bottoms_up import draw_secret
