@@ -114,9 +114,29 @@ def _ids(cat) -> set:
     return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)) for m in cat if m.id}
 
 
+# Header fields that say which tool wrote a catalog and when, not what it says: a .mo
+# written by another Babel version, or on another day, is still the same catalog (issue 31).
+TOOL_FIELDS = frozenset({"generated-by", "pot-creation-date", "po-revision-date", "x-generator"})
+
+
+def _header_fields(text: str) -> dict[str, str]:
+    """The header message's ``Name: value`` lines, names lower-cased, less ``TOOL_FIELDS``."""
+    out = {}
+    for line in text.splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip().lower() not in TOOL_FIELDS:
+            out[name.strip().lower()] = value.strip()
+    return out
+
+
 def _mo_catalog(data: bytes) -> dict:
+    """A compiled catalog as a comparable value: every message, and the header's fields
+    that matter (language, charset, plural rule) without those of ``TOOL_FIELDS``."""
     # _catalog (the parsed messages) is private, so typeshed does not declare it
-    return dict(gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
+    messages = dict(gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
+    if "" in messages:
+        messages[""] = _header_fields(messages[""])
+    return messages
 
 
 def _rel(path: Path) -> str:

@@ -188,3 +188,57 @@ def test_no_french_text_puts_de_before_a_name():
     bad = [s for m in cat for s in (m.string if isinstance(m.string, (tuple, list)) else (m.string,))
            if s and before_name.search(s)]
     assert bad == []
+
+
+# ---- issue 31: the catalog check compares messages, not the tool that wrote them
+
+def _compiled_fr(monkeypatch, babel_version: str, edit=None) -> bytes:
+    """The French .po compiled as Babel ``babel_version`` would write it (its
+    Generated-By header), after ``edit(catalog)``."""
+    import babel.messages.catalog as bcat
+    from companion import catalog
+    monkeypatch.setattr(bcat, "VERSION", babel_version)
+    cat = catalog._read_po("fr")
+    cat.revision_date = cat.creation_date = __import__("datetime").datetime(2031, 5, 6)
+    if edit is not None:
+        edit(cat)
+    return catalog._mo_bytes(cat)
+
+
+def _problems_with_mo(monkeypatch, tmp_path, data: bytes) -> list[str]:
+    from companion import catalog
+    mo = tmp_path / "companion.mo"
+    mo.write_bytes(data)
+    monkeypatch.setattr(catalog, "mo_path", lambda lang: mo)
+    return catalog.problems()
+
+
+@pytest.mark.parametrize("version", ["2.18.0", "2.19.0", "99.1"])
+def test_a_mo_written_by_another_babel_version_or_day_is_the_same_catalog(monkeypatch, tmp_path, version):
+    data = _compiled_fr(monkeypatch, version)
+    assert f"Generated-By: Babel {version}".encode() in data  # the header really differs
+    assert _problems_with_mo(monkeypatch, tmp_path, data) == []
+
+
+def test_a_mo_missing_a_translation_still_fails(monkeypatch, tmp_path):
+    def drop(cat):
+        victim = next(m for m in cat if m.id and isinstance(m.id, str))
+        cat.delete(victim.id, context=victim.context)
+    data = _compiled_fr(monkeypatch, "2.19.0", drop)
+    assert any("not compiled from its .po" in p for p in _problems_with_mo(monkeypatch, tmp_path, data))
+
+
+def test_a_mo_with_a_wrong_translation_still_fails(monkeypatch, tmp_path):
+    def spoil(cat):
+        victim = next(m for m in cat if m.id and isinstance(m.id, str))
+        victim.string = victim.string + " (faux)"
+    data = _compiled_fr(monkeypatch, "2.18.0", spoil)
+    assert any("not compiled from its .po" in p for p in _problems_with_mo(monkeypatch, tmp_path, data))
+
+
+def test_a_mo_with_another_plural_rule_still_fails(monkeypatch, tmp_path):
+    def other_rule(cat):
+        cat._num_plurals, cat._plural_expr = 1, "0"  # one plural form instead of French's two
+    data = _compiled_fr(monkeypatch, "2.18.0", other_rule)
+    assert b"Plural-Forms: nplurals=1" in data
+    assert any("not compiled from its .po" in p for p in _problems_with_mo(monkeypatch, tmp_path, data))
