@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from companion.cli import main
 from companion.console import Console, direct
 from companion.export import session_summary, sheet_lines
@@ -86,3 +88,19 @@ def test_history_the_exports_and_the_console_show_and_take_the_number(tmp_path, 
     assert console.handle("status")[2] == "session: -"
     open_session(app, third.id)
     assert console.handle("status")[2] == "session: 3 undercut"
+
+
+def test_a_damaged_start_keeps_its_number_so_the_later_ones_never_move(tmp_path):
+    """A session whose start text is damaged can no longer be replayed or listed, but
+    the table has seen "#3" for the one after it: that stays #3."""
+    from .test_journal_checksum import _flip, _journal
+    path = str(tmp_path / "j.db")
+    a, b, c = _journal(path)  # three die sessions; b's setup has a note
+    with Journal(path, read_only=True) as j:
+        assert [j.number(s) for s in (a, b, c)] == [1, 2, 3]
+    _flip(path, b'"note":"second"', b'"note":"secund"')
+    with Journal(path, read_only=True) as j:
+        assert [s.id for s in j.sessions()] == [c, a]  # b is gone from the list
+        assert [s.number for s in j.sessions()] == [3, 1] and j.by_number(3).id == c
+        with pytest.raises(KeyError):  # a damaged session cannot be exported: no session #2
+            j.by_number(2)
