@@ -25,6 +25,9 @@ no CRC and are verified as before, by the validity of their JSON.
 A session starts with a ``start`` event (payload ``{"game", "setup"}``)
 whose ``seq`` is the session id; its later events carry that id in
 ``session``. Other types: ``move``, ``undo``, ``end`` (see records.py).
+
+The table knows a session by its number (``Journal.number``, issue 34): 1, 2,
+3 ... in the order the ``start`` events were written; the ids have gaps.
 """
 from __future__ import annotations
 

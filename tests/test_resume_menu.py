@@ -91,6 +91,32 @@ def test_leave_of_a_finished_game_is_kept_after_a_restart(tmp_path):
     assert summary.winners and summary.finished
 
 
+def test_leave_when_the_journal_refuses_its_end_still_goes_home_and_says_so(tmp_path, monkeypatch):
+    """A full disk: the end of the game cannot be written. The main menu leaves the game
+    out until the app stops, and says that nothing was saved."""
+    from companion.errors import JournalWriteError
+    from companion.io import Key
+    from companion.ui.screens import MainMenu, open_session
+
+    app = make_app(tmp_path)
+    s = Session.start(app.journal, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0},
+                      random.Random(1))
+    for m in ["tree", "tree", "triplets", "triplets", "done", "done", "done", "pips 5", "pips 7"]:
+        s.play(m)
+    open_session(app, s.id)
+    while type(app.top).__name__ in ("Report", "Message"):
+        app.handle(Key.OK)
+
+    def full(*args, **kw):
+        raise JournalWriteError("the journal's disk is full: this play was not recorded")
+    monkeypatch.setattr(app.journal, "append", full)
+    app.handle(Key.BACK)
+    app.handle(Key.OK)  # Leave
+    assert app.top.title == "Not saved" and "disk is full" in app.top.text
+    app.handle(Key.OK)
+    assert isinstance(app.top, MainMenu) and "Last game" not in [it.label for it in app.top.items]
+
+
 def _menu_text(app) -> list[str]:
     from companion.ui import draw
     draw.DRAWN = []
