@@ -655,7 +655,7 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--with-secrets", action="store_true",
                    help="json: write the record of a game not yet over even though it holds secret colors "
                         "(Bottoms Up, BU-3); without it such an export is refused. csv and png never hold one")
-    sub.add_parser("history", parents=[common], help="list sessions with their ids")
+    sub.add_parser("history", parents=[common], help="list sessions with their numbers (what export takes)")
     b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
     b.add_argument("dest", metavar="DEST", help="the copy; an existing file is replaced only if it is an "
                    "earlier backup of this journal")

@@ -26,8 +26,9 @@ from .names import short_names
 from .records import Event, Fold, new_state
 
 __all__ = [
-    "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "secrets_before_the_end", "score_rows", "scores_csv", "summarize",
-    "summaries", "session_summary", "score_sheet", "sheet_lines", "title_of",
+    "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "score_rows", "scores_csv",
+    "secrets_before_the_end", "summarize", "summaries", "session_summary", "score_sheet", "sheet_lines",
+    "title_of",
 ]
 
 
@@ -160,9 +161,9 @@ class GameSummary:
         return self.created[:16].replace("T", " ")
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "number": self.shown, "game": self.game, "title": self.title, "created": self.created,
-                "players": list(self.players), "scores": list(self.scores), "finished": self.finished,
-                "ended": self.ended, "winners": list(self.winners), "termination": self.termination,
+        return {"id": self.id, "number": self.shown, "game": self.game, "title": self.title,
+                "created": self.created, "players": list(self.players), "scores": list(self.scores),
+                "finished": self.finished, "ended": self.ended, "winners": list(self.winners), "termination": self.termination,
                 "moves": self.moves, "detail": self.detail, **({"error": self.error} if self.error else {})}
 
     def result_text(self) -> str:
