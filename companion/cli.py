@@ -7,7 +7,7 @@ pure core never imports a hardware library.
     companion                      run: the configured board, else the simulator
     companion sim [--keys K] [--screenshot F.png] [--text]
     companion replay FILE [--json]
-    companion export ID [--format json|csv|png] [-o FILE]
+    companion export ID [--format json|csv|png] [-o FILE] [--with-secrets]
     companion history
     companion boards | doctor
 """
@@ -80,8 +80,10 @@ def open_journal(path: str | None, notes: list[str] | None = None):
             os.replace(path + ".salvaged", path)
     except (OSError, JournalError) as oe:
         raise JournalError(f"{problem}; it could not be moved aside ({getattr(oe, 'strerror', None) or oe})") from None
+    journal = Journal(path)
     if found.rows:
-        cut = f"; cut short at the damage: {', '.join(f'#{s}' for s in found.cut)}" if found.cut else ""
+        cut = (f"; cut short at the damage: {', '.join(f'#{_number(journal, s)}' for s in found.cut)}"
+               if found.cut else "")
         lines = [f"The journal was damaged: kept as {os.path.basename(aside)}.",
                  f"Saved {_count(found.sessions, 'session')} ({_count(len(found.rows), 'event')}); "
                  f"{_count(found.lost, 'event')} could not be read{cut}."]
@@ -90,7 +92,15 @@ def open_journal(path: str | None, notes: list[str] | None = None):
     print("\n".join(f"companion: {ln}" for ln in ([str(problem)] if found.rows else []) + lines), file=sys.stderr)
     if notes is not None:
         notes += lines
-    return Journal(path)
+    return journal
+
+
+def _number(journal, session: int) -> int:
+    """The session's number as the table sees it (issue 34); its id if it has none."""
+    try:
+        return journal.number(session)
+    except KeyError:
+        return session
 
 
 def _read_only_journal(path: str | None):
@@ -133,8 +143,8 @@ def continue_damaged(journal) -> list[str]:
         done = journal.continue_damaged()
     except JournalError as e:  # a full or read-only disk: the damaged sessions stay as they are
         return [f"A damaged game could not be continued: {e}"]
-    return [f"{title_of(c.game)} #{c.damaged} was damaged after {_count(c.kept, 'event')}: "
-            f"{'it goes' if c.kept == 1 else 'they go'} on as #{c.session}; "
+    return [f"{title_of(c.game)} #{journal.number(c.damaged)} was damaged after {_count(c.kept, 'event')}: "
+            f"{'it goes' if c.kept == 1 else 'they go'} on as #{journal.number(c.session)}; "
             f"{_count(c.lost, 'later event')} {'was' if c.lost == 1 else 'were'} lost." for c in done]
 
 
@@ -468,14 +478,22 @@ def cmd_export(args) -> int:
         try:
             if not 0 < args.id < 2**63:  # SQLite's integers (issue 14, F7)
                 raise KeyError(args.id)
-            info = journal.session(args.id)
+            info = journal.by_number(args.id)  # the number the device and history show (issue 34)
         except KeyError:
             return _err(f"no session {args.id} (see: companion history)")
-        events = journal.events(args.id)
+        events = journal.events(info.id)
+        summary = export.summarize(info.id, info.game, info.setup, info.created, events, number=info.number)
         if fmt == "json":
-            data: str | bytes = dumps(info.game, info.setup, events, session=info.id, created=info.created)
-        else:
-            summary = export.summarize(info.id, info.game, info.setup, info.created, events)
+            # RULINGS V-1: the owner's shell may see everything, but a record of a game not yet
+            # over that holds a secret color (BU-3) is written only when asked for by name
+            secrets = export.secrets_before_the_end(summary, events)
+            if secrets and not args.with_secrets:
+                return _err(f"session {args.id} is a game not yet over, and its record holds "
+                            f"{_count(secrets, 'secret color')} (BU-3) that the table must not see "
+                            "before the end: nothing was written. Add --with-secrets to export it "
+                            "anyway, or export it once the game has ended.", 1)
+            data: str | bytes = dumps(info.game, info.setup, events, session=info.number, created=info.created)
+        else:  # the CSV and the PNG sheet never hold a secret color (V-1): a draw is no row
             if summary.fold is None:
                 return _err(f"session {args.id} cannot be read: {summary.error}", 1)
             data = export.scores_csv(summary.fold, info.setup) if fmt == "csv" else export.score_sheet_png(summary)
@@ -508,7 +526,8 @@ def cmd_history(args) -> int:
             print("no sessions yet")
         from .export import session_summary
         # a damaged session the device continued: its new session's start names it (QA 3 L3)
-        continued_as = {s.continues: s.id for s in sessions if s.continues is not None}
+        continued_as = {s.continues: s.number for s in sessions if s.continues is not None}
+        numbers = {s.id: s.number for s in sessions}
         for s in sessions:
             # a game finished by its rules says who won (not "open"); an unreadable one says so
             result = session_summary(journal, s).result_text()
@@ -518,8 +537,8 @@ def cmd_history(args) -> int:
                 damage = (f"  damaged, continued as #{new}" if new is not None
                           else "  damaged: replay stops at the damage")
             elif s.continues is not None:
-                damage = f"  continues #{s.continues}"
-            print(f"{s.id:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
+                damage = f"  continues #{numbers.get(s.continues) or journal.number(s.continues)}"
+            print(f"{s.number:>6}  {s.created[:16].replace('T', ' ')}  {title_of(s.game):<14} "
                   f"{s.events:>5} events  {result}{damage}")
     return 0
 
@@ -676,11 +695,15 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object")
     e = sub.add_parser("export", parents=[common],
                        help="write a session as a game record, a CSV of scores or a PNG score sheet")
-    e.add_argument("id", type=int, help="the session's id: companion history lists them, the device shows it as #ID")
+    e.add_argument("id", type=int, help="the session's number: companion history lists them, the device shows "
+                   "it as #N (1, 2, 3 ... in the order the sessions were started)")
     e.add_argument("--format", choices=["json", "csv", "png"], default="json",
                    help="json: the game record; csv: scores per turn; png: a score sheet (needs -o)")
     e.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: print; png needs it)")
-    sub.add_parser("history", parents=[common], help="list sessions with their ids")
+    e.add_argument("--with-secrets", action="store_true",
+                   help="json: write the record of a game not yet over even though it holds secret colors "
+                        "(Bottoms Up, BU-3); without it such an export is refused. csv and png never hold one")
+    sub.add_parser("history", parents=[common], help="list sessions with their numbers (what export takes)")
     b = sub.add_parser("backup", parents=[common], help="a consistent copy of the journal (SQLite's backup API)")
     b.add_argument("dest", metavar="DEST", help="the copy; an existing file is replaced only if it is an "
                    "earlier backup of this journal")

@@ -39,7 +39,7 @@ from typing import Any, Callable
 
 from .engine import CHANCE, TERMINAL
 from .errors import CompanionError
-from .export import player_names, scores_csv, session_summary, summaries, title_of
+from .export import is_secret, player_names, scores_csv, session_summary, summaries, title_of
 from .io import Key, key_names
 from .ui.app import braille
 from .ui.widgets import Confirm
@@ -57,7 +57,7 @@ HELP = [
     "status                 screen title, session, player to act, scores",
     "screen                 the current frame as 16 lines of braille",
     "press KEY[,KEY...]     press buttons: up down left right ok back hold-ok hold-back release",
-    "games [json]           every session: id, date, game, players, result",
+    "games [json]           every session: #number, date, game, players, result",
     "export ID json|csv     a session as its game record, or its scores per turn as CSV",
     "events ID [SINCE]      the session's events after seq SINCE, as JSON lines",
     "watch [ID]             stream new events as JSON lines until any line is sent",
@@ -135,15 +135,16 @@ def _parse_id(text: str) -> int:
 
 
 def _hidden(info, e) -> bool:
-    """Hidden information (issue 14, F3): Bottoms Up's secret colours (BU-3)
-    while the session is not over."""
-    move = e.data.get("move") if e.type == "move" else None
-    return not info.ended and isinstance(move, str) and move.split(" ", 1)[0] == "secret"
+    """Hidden information (issue 14, F3; RULINGS V-1): Bottoms Up's secret colours
+    (BU-3) while the session is not over. A damaged session's ``end`` lies past its
+    damage and is not the game's: the game goes on in the session that continues it
+    (issue 34), so its secrets stay hidden."""
+    return (not info.ended or info.damaged) and is_secret(e)
 
 
 def _public(info, e) -> dict[str, Any]:
     """An event as the console may show it: a hidden move becomes ``secret ?``."""
-    out = {"session": info.id, **e.to_json()}
+    out = {"session": info.number, **e.to_json()}
     if _hidden(info, e):
         out["move"] = "secret ?"
     return out
@@ -261,7 +262,7 @@ class Console:
                 who = ("chance" if p == CHANCE else "game over" if p == TERMINAL or s.finished
                        else names[p] if 0 <= p < len(names) else f"seat {p + 1}")
                 sc = st.scores()
-                out += [f"session: {s.id} {s.game}", f"player: {who}",
+                out += [f"session: {s.number} {s.game}", f"player: {who}",
                         "scores: " + (", ".join(f"{n} {v}" for n, v in zip(names, sc)) if sc else "-")]
             out.append("read-only: " + ("yes" if not self.may_press else "no (paired)" if self.paired else "no"))
             return out
@@ -413,7 +414,7 @@ class Console:
         out = [f"OK {len(items)} games"]
         for s in items:
             players = ", ".join(s.players) or "-"
-            out.append(f"#{s.id}  {s.date}  {s.title}  {players}  {s.result_text()}")
+            out.append(f"#{s.shown}  {s.date}  {s.title}  {players}  {s.result_text()}")
         return out
 
     def cmd_export(self, args: list[str]) -> list[str]:
@@ -423,12 +424,13 @@ class Console:
 
         def fn(app) -> list[str]:
             info = self._info(app, sid)
+            events = app.journal.events(info.id)
             if fmt == "json":
                 from .records import dumps
-                if any(_hidden(info, e) for e in app.journal.events(sid)):
+                if any(_hidden(info, e) for e in events):
                     raise ConsoleError(f"session {sid} is not over and holds hidden information; "
                                        "export it when the game has ended")
-                text = dumps(info.game, info.setup, app.journal.events(sid), session=sid, created=info.created)
+                text = dumps(info.game, info.setup, events, session=info.number, created=info.created)
             else:
                 s = session_summary(app.journal, info)
                 if s.fold is None:
@@ -449,7 +451,7 @@ class Console:
 
         def fn(app) -> list[str]:
             info = self._info(app, sid)
-            evs = [e for e in app.journal.events(sid) if e.seq > since]
+            evs = [e for e in app.journal.events(info.id) if e.seq > since]
             return [f"OK {len(evs)} events", *[_json(_public(info, e)) for e in evs]]
         return self.run(fn)
 
@@ -458,13 +460,12 @@ class Console:
             raise ConsoleError("usage: watch [ID]")
         sid = _parse_id(args[0]) if args else None
 
-        def fn(app) -> tuple[int, dict[int, tuple[int, int]]]:
-            if sid is not None:
-                self._info(app, sid)
+        def fn(app) -> tuple[int, dict[int, tuple[int, int]], int | None]:
+            watched = self._info(app, sid).id if sid is not None else None
             return app.journal.count(), {info.id: (info.events, self._last_seq(app, info))
-                                         for info in app.journal.sessions()}
-        count, marks = self.run(fn)
-        self.watching, self.watch_id = True, sid
+                                         for info in app.journal.sessions()}, watched
+        count, marks, watched = self.run(fn)
+        self.watching, self.watch_id = True, watched
         self._watch_count, self._watch_marks = count, marks
         what = f"session {sid}" if sid is not None else "every session"
         return [f"OK watching {what}; send any line to stop"]
@@ -484,11 +485,12 @@ class Console:
             raise ConsoleError(f"{cmd} takes no arguments")
 
     @staticmethod
-    def _info(app, sid: int):
+    def _info(app, number: int):
+        """The session shown as ``#number`` (``games``; issue 34)."""
         try:
-            return app.journal.session(sid)
+            return app.journal.by_number(number)
         except KeyError:
-            raise ConsoleError(f"no session {sid} (see: games)") from None
+            raise ConsoleError(f"no session {number} (see: games)") from None
 
     def _poll(self, app) -> list[str]:
         j = app.journal
@@ -503,7 +505,7 @@ class Console:
             if known is not None and known[0] == info.events:
                 continue  # nothing new in this session
             if known is None:  # a session started during the watch: its start first
-                out.append(_json({"session": info.id, "seq": info.id, "type": "start",
+                out.append(_json({"session": info.number, "seq": info.id, "type": "start",
                                   "game": info.game, "setup": info.setup, "time": info.created}))
                 mark = info.id
             else:

@@ -26,8 +26,9 @@ from .names import short_names
 from .records import Event, Fold, new_state
 
 __all__ = [
-    "GameSummary", "ScoreRow", "player_names", "score_rows", "scores_csv", "summarize",
-    "summaries", "session_summary", "score_sheet", "sheet_lines", "title_of",
+    "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "score_rows", "scores_csv",
+    "secrets_before_the_end", "summarize", "summaries", "session_summary", "score_sheet", "sheet_lines",
+    "title_of",
 ]
 
 
@@ -147,6 +148,12 @@ class GameSummary:
     detail: str = ""        # the outcome's detail (e.g. a ruling that decided it)
     error: str = ""         # the session could not be folded (e.g. a game missing in this version)
     fold: Fold | None = field(default=None, compare=False, repr=False)
+    number: int = 0         # what the table sees, "#3" (``Journal.number``; 0: not known, the id is shown)
+
+    @property
+    def shown(self) -> int:
+        """The session's number as the device, ``history`` and the exports show it ("#3")."""
+        return self.number or self.id
 
     @property
     def date(self) -> str:
@@ -154,9 +161,9 @@ class GameSummary:
         return self.created[:16].replace("T", " ")
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game, "title": self.title, "created": self.created,
-                "players": list(self.players), "scores": list(self.scores), "finished": self.finished,
-                "ended": self.ended, "winners": list(self.winners), "termination": self.termination,
+        return {"id": self.id, "number": self.shown, "game": self.game, "title": self.title,
+                "created": self.created, "players": list(self.players), "scores": list(self.scores),
+                "finished": self.finished, "ended": self.ended, "winners": list(self.winners), "termination": self.termination,
                 "moves": self.moves, "detail": self.detail, **({"error": self.error} if self.error else {})}
 
     def result_text(self) -> str:
@@ -170,7 +177,8 @@ class GameSummary:
 
 
 def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
-              events: Sequence[Event]) -> GameSummary:
+              events: Sequence[Event], *, number: int = 0) -> GameSummary:
+    """``number``: the session's number as the table sees it (``Journal.number``)."""
     title = title_of(game)
     try:
         f = Fold(states=[new_state(game, setup)])
@@ -180,7 +188,7 @@ def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
         names = setup.get("players")
         players = tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
         return GameSummary(session_id, game, title, created, players, (), False,
-                           any(e.type == "end" for e in events), (), None, 0, error=str(e))
+                           any(e.type == "end" for e in events), (), None, 0, error=str(e), number=number)
     state = f.state
     scores = tuple(state.scores())
     if scores:
@@ -195,7 +203,31 @@ def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
     return GameSummary(session_id, game, title, created, tuple(names), scores,
                        f.ended or state.is_terminal(), f.ended, winners,
                        oc.termination.value if oc else None, len(f.moves),
-                       detail=oc.detail if oc else "", fold=f)
+                       detail=oc.detail if oc else "", fold=f, number=number)
+
+
+SECRET = "secret"
+"""The head of the move text that draws a seat's Bottoms Up secret color (BU-3): what a
+record holds that the table must not see before the game ends (RULINGS V-1)."""
+
+
+def is_secret(event: Event) -> bool:
+    """A move event that draws a secret color (BU-3)."""
+    move = event.data.get("move") if event.type == "move" else None
+    return isinstance(move, str) and move.split(" ", 1)[0] == SECRET
+
+
+def game_over(fold: Fold | None) -> bool:
+    """The game of these events has ended: by its rules, or by an ``end`` event among
+    them (not one past a damage: the game goes on in the session that continues it)."""
+    return fold is not None and (fold.ended or fold.state.is_terminal())
+
+
+def secrets_before_the_end(summary: GameSummary, events: Sequence[Event]) -> int:
+    """How many secret colors (BU-3) a record of ``events`` would show while the game is
+    not over (RULINGS V-1: such an export needs an explicit flag); 0 once it has ended.
+    The CSV and the PNG sheet never hold one: a draw scores nothing, so it is no row."""
+    return 0 if game_over(summary.fold) else sum(map(is_secret, events))
 
 
 _CACHE: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
@@ -207,11 +239,11 @@ def session_summary(journal, info) -> GameSummary:
         cache = _CACHE.setdefault(journal, {})
     except TypeError:  # not weak-referenceable: no cache
         cache = {}
-    key = (info.id, info.events, info.last_time)
+    key = (info.id, info.events, info.last_time, info.number)
     hit = cache.get(info.id)
     if hit is not None and hit[0] == key:
         return hit[1]
-    s = summarize(info.id, info.game, info.setup, info.created, journal.events(info.id))
+    s = summarize(info.id, info.game, info.setup, info.created, journal.events(info.id), number=info.number)
     if info.ended and not s.ended:
         # an end event the replay does not reach: a damaged session the device continued
         # as a new one (its end lies past the damage). It is over: never offered to resume
@@ -263,7 +295,7 @@ def sheet_lines(summary: GameSummary) -> dict[str, Any]:
     names = list(summary.players) if summary.scores else []
     shown = rows[-MAX_SHEET_ROWS:]
     return {
-        "title": f"{summary.title}  #{summary.id}",
+        "title": f"{summary.title}  #{summary.shown}",
         "subtitle": f"{summary.date} UTC  -  {summary.moves} moves",
         "header": ["#", "move", *names],
         "rows": [[str(r.turn), (r.player + ": " if r.player and r.player != "chance"

@@ -25,6 +25,9 @@ no CRC and are verified as before, by the validity of their JSON.
 A session starts with a ``start`` event (payload ``{"game", "setup"}``)
 whose ``seq`` is the session id; its later events carry that id in
 ``session``. Other types: ``move``, ``undo``, ``end`` (see records.py).
+
+The table knows a session by its number (``Journal.number``, issue 34): 1, 2,
+3 ... in the order the ``start`` events were written; the ids have gaps.
 """
 from __future__ import annotations
 
@@ -86,6 +89,7 @@ class SessionInfo:
     ended: bool
     damaged: bool = False  # an event's stored text is unreadable: replay stops before it
     continues: int | None = None  # the damaged session this one continues (``fork``)
+    number: int = 0  # 1, 2, 3 ... in the order the sessions were started: what the table sees (``Journal.number``)
 
 
 def _decode(payload: Any) -> dict[str, Any] | None:
@@ -155,6 +159,8 @@ class _Scan:
         self.bad: set[int] = set()  # sessions whose chain broke
         self.bad_start: set[int] = set()
         self.rows: dict[int, int] = {}  # session -> rows that say so, as the table (not the index) holds them
+        self.numbers: dict[int, int] = {}  # session id -> its number (``Journal.number``)
+        self.ids: list[int] = []  # the session ids in the order they were started
 
     def feed(self, rows: Iterable[Row]) -> None:
         for row in rows:
@@ -162,6 +168,8 @@ class _Scan:
             self.rows[sess] = self.rows.get(sess, 0) + 1
             self.upto = max(self.upto, seq if type(seq) is int else self.upto)
             if row[3] == "start" and sess == seq:
+                self.ids.append(seq)
+                self.numbers[seq] = len(self.ids)
                 crc = check_row(row, seq, 0)
                 if crc is None:
                     self.bad_start.add(seq)
@@ -456,6 +464,22 @@ class Journal:
             return s
         raise KeyError(session)
 
+    def number(self, session: int) -> int:
+        """The session's number (issue 34): 1, 2, 3 ... in the order the sessions were
+        started, what the device, ``history``, the exports and the console show ("#3")
+        and what ``export`` takes. The id (the seq of the ``start`` event) has gaps:
+        the third game could be #722. A start whose text is damaged keeps its number,
+        so the numbers after it never move. KeyError if there is no such session."""
+        self._refresh()
+        return self._scan.numbers[session]
+
+    def by_number(self, number: int) -> SessionInfo:
+        """The session shown as ``#number`` (``number``); KeyError if there is none."""
+        self._refresh()
+        if not 0 < number <= len(self._scan.ids):
+            raise KeyError(number)
+        return self.session(self._scan.ids[number - 1])
+
     def sessions(self, *, where_id: int | None = None) -> list[SessionInfo]:
         """Every session, newest first."""
         self._refresh()
@@ -475,7 +499,8 @@ class Journal:
                 continue  # a damaged start: nothing of the session can be replayed; the others are untouched
             cont = p.get("continues")
             out.append(SessionInfo(sid, p["game"], p.get("setup", {}), created, last, n, bool(ended),
-                                   self._scan.damaged(sid), cont if type(cont) is int else None))
+                                   self._scan.damaged(sid), cont if type(cont) is int else None,
+                                   self._scan.numbers.get(sid, 0)))
         return out
 
     def checkpoint(self) -> bool:

@@ -45,6 +45,7 @@ class Session:
                  rng: random.Random, events: list[Event] | None = None):
         self.journal = journal
         self.id = session_id
+        self.number = journal.number(session_id)  # what the table sees: "#3" (issue 34)
         self.game = game
         self.setup = setup
         self.rng = rng
@@ -259,7 +260,7 @@ class Session:
     def record_text(self) -> str:
         """This session as a game record (docs/records.md)."""
         info = self.journal.session(self.id)
-        return dumps(self.game, self.setup, self.events, session=self.id, created=info.created)
+        return dumps(self.game, self.setup, self.events, session=info.number, created=info.created)
 
 
 def _in_context(events: list[Event], stack: list[State]) -> "Iterator[tuple[State, Move, Event]]":

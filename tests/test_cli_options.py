@@ -91,6 +91,6 @@ def test_history_says_who_won_a_finished_game(tmp_path, capsys):
         open_sid = j.start_session("undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0})
     assert main(["history", "--journal", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    won = next(line for line in lines if line.startswith(f"{sid:>6}"))
-    still = next(line for line in lines if line.startswith(f"{open_sid:>6}"))
+    won = next(line for line in lines if line.startswith(f"{1:>6}"))  # the numbers, not the ids (issue 34)
+    still = next(line for line in lines if line.startswith(f"{2:>6}"))
     assert won.endswith("won by Bob") and still.endswith("open")

@@ -61,8 +61,10 @@ def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
         (c,) = j.continue_damaged()
     assert main(["history", "--journal", path]) == 0
     lines = {int(ln.split()[0]): ln for ln in capsys.readouterr().out.splitlines()}
-    assert lines[sid].endswith(f"events  ended  damaged, continued as #{c.session}"), lines[sid]
-    assert lines[c.session].endswith(f"open  continues #{sid}"), lines[c.session]
+    # the sessions by their numbers (issue 34): the die is #1, the other #2, the continued game #3
+    sid, other, new = 1, 2, 3
+    assert lines[sid].endswith(f"events  ended  damaged, continued as #{new}"), lines[sid]
+    assert lines[new].endswith(f"open  continues #{sid}"), lines[new]
     assert "damaged" not in lines[other] and "continue" not in lines[other]
 
 

@@ -168,7 +168,7 @@ def test_watch_everything_includes_sessions_started_meanwhile(tally):
     s1.play("pass")
     s2 = play_tally(app.journal, ["roll"])
     got = [json.loads(line) for line in c.poll()]
-    assert [(e["session"], e["type"]) for e in got] == [(s1.id, "move"), (s2.id, "start"), (s2.id, "move")]
+    assert [(e["session"], e["type"]) for e in got] == [(s1.number, "move"), (s2.number, "start"), (s2.number, "move")]
     assert got[1]["game"] == "tally" and got[1]["setup"]["players"] == ["Ann", "Bob"]
     assert reply(c, "stop") == ["OK stopped"]
 
@@ -327,3 +327,30 @@ def test_f3_bottoms_up_secrets_never_leave_over_the_console_before_the_end():
     app.journal.append(sid, "end", {"reason": "over"})
     assert "secret R" in "\n".join(reply(console, f"events {sid}"))  # over: nothing is hidden any more
     assert "secret R" in "\n".join(reply(console, f"export {sid} json"))
+
+
+def test_secrets_of_a_damaged_game_stay_hidden_while_it_goes_on_as_a_new_session_V1(tmp_path):
+    """RULINGS V-1 (issue 34's check of the console's export): a damaged Bottoms Up game
+    goes on as a new session and the damaged one gets an ``end`` event past its damage.
+    That end is not the game's: its secret colors stay hidden in both sessions."""
+    from companion.session import Session
+    path = str(tmp_path / "j.db")
+    j = Journal(path)
+    s = Session.start(j, "bottoms_up", {"players": ["A", "B", "C", "D"], "secret": "device", "stash": 1},
+                      random.Random(3))
+    for _ in range(3):
+        s.play(s.state.legal_moves()[0])
+    j.close()
+    data = bytearray(open(path, "rb").read())
+    i = data.rindex(b'"move":"place ')
+    data[i + 8] = ord("P")  # the last placement's stored text is damaged
+    open(path, "wb").write(bytes(data))
+    j = Journal(path)
+    (c,) = j.continue_damaged()
+    assert j.session(s.id).ended and j.session(s.id).damaged
+    app = App(j, Settings(), rng=random.Random(5))
+    console = Console(direct(app), read_only=True)
+    for sid in (j.number(s.id), j.number(c.session)):
+        assert reply(console, f"export {sid} json")[0].startswith("ERR "), sid
+        shown = "\n".join(reply(console, f"events {sid}"))
+        assert "secret ?" in shown and '"secret ' not in shown.replace('"secret ?"', ""), sid

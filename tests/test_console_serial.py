@@ -150,15 +150,15 @@ def test_every_command_over_a_pty(rig, tally):
     screen = rig.command("screen")
     assert screen[0] == "OK screen" and len(screen) == 17
     games = rig.command("games")
-    assert games[0] == "OK 2 games" and games[2] == f"#{s.id}  2026-05-01 12:00  Tally  Ann, Bob  won by Ann"
-    rec = rig.command(f"export {s.id} json")
+    assert games[0] == "OK 2 games" and games[2] == f"#{s.number}  2026-05-01 12:00  Tally  Ann, Bob  won by Ann"
+    rec = rig.command(f"export {s.number} json")
     assert replay(parse_lines(rec[1:])).to_json()["scores"] == [5, 0]
-    assert rig.command(f"export {s.id} csv")[1:] == [
+    assert rig.command(f"export {s.number} csv")[1:] == [
         "turn,seq,player,move,description,Ann,Bob", "1,3,chance,gain 2,Ann gains 2,2,0",
         "2,6,chance,gain 3,Ann gains 3,5,0"]
-    assert rig.command(f"events {s.id} 5")[1:] == [json.dumps(
-        {"session": s.id, "seq": 6, "type": "move", "move": "gain 3", "time": s.events[-1].time})]
-    die = rig.app.top.session.id
+    assert rig.command(f"events {s.number} 5")[1:] == [json.dumps(
+        {"session": s.number, "seq": 6, "type": "move", "move": "gain 3", "time": s.events[-1].time})]
+    die = rig.app.top.session.number  # the number games shows (issue 34), not the journal's id
     assert rig.command(f"watch {die}") == [f"OK watching session {die}; send any line to stop"]
     rig.inputs.put(Key.OK)                                   # a button press on the device: roll
     first = json.loads(rig.read_until(b"\r\n").decode())
@@ -315,10 +315,10 @@ def test_docs_transcript_is_a_real_session(tmp_path):
             out.extend(r.command(line))
             out.append("")
         for line in ("help", "status", "press down,ok,ok,ok", "status", "screen", "games",
-                     f"export {s.id} json", f"export {s.id} csv", f"events {s.id} 3", "press up,jump",
+                     f"export {s.number} json", f"export {s.number} csv", f"events {s.number} 3", "press up,jump",
                      "export 99 csv"):
             run(line)
-        die = r.app.top.session.id
+        die = r.app.top.session.number
         out.append(f"> watch {die}")
         out.extend(r.command(f"watch {die}"))
         out.append("")

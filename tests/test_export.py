@@ -460,3 +460,71 @@ def test_a_score_sheet_of_many_players_keeps_the_move_readable_and_the_names_dis
     font, heads = export._header_names(ImageDraw.Draw(img), setup["players"], col_w - 12)
     flat = [" ".join(h) for h in heads]
     assert len(set(flat)) == n and not any("~" in h for h in flat), flat
+
+
+# ---------------------------------------------------------------- secret colors (RULINGS V-1, BU-3)
+
+
+def _bottoms_up(path: str, *, secret: str = "device", moves: int = 1) -> Session:
+    """A short Bottoms Up game (one piece per color and size), ``moves`` placements in
+    (-1: to its end; colors drawn at the table are entered as the end asks)."""
+    j = Journal(path)
+    s = Session.start(j, "bottoms_up", {"players": ["Ann", "Bob", "Cy", "Dee"], "secret": secret, "stash": 1},
+                      random.Random(3))
+    while moves and not s.finished:
+        s.play(s.state.legal_moves()[0])
+        moves -= 1
+    j.close()
+    return s
+
+
+def test_export_json_of_a_game_not_yet_over_with_secret_colors_needs_with_secrets_V1(tmp_path, capsys):
+    """Issue 34: `export ID --format json` of an open Bottoms Up game printed every
+    secret color. RULINGS V-1: the owner's shell may see them, but only by asking
+    (--with-secrets); without it the export is refused with the reason."""
+    path = str(tmp_path / "j.db")
+    s = _bottoms_up(path)
+    out = tmp_path / "g.jsonl"
+    assert main(["export", str(s.id), "--journal", path, "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "--with-secrets" in captured.err and "4 secret colors" in captured.err and "BU-3" in captured.err
+    assert not out.exists() and captured.out == ""
+    assert main(["export", str(s.id), "--journal", path, "--format", "json"]) == 1
+    assert "secret " not in capsys.readouterr().out
+    assert main(["export", str(s.id), "--journal", path, "--with-secrets", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert text.count('"move": "secret ') == 4
+    # the referee's replay of a record file is the user's own file: unchanged, colors included
+    assert main(["replay", str(out), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["state"]["secret_colors"]) == 4
+
+
+def test_export_json_of_a_finished_game_or_one_without_secrets_needs_no_flag_V1(tmp_path, capsys):
+    path = str(tmp_path / "over.db")
+    s = _bottoms_up(path, moves=-1)
+    assert s.finished
+    assert main(["export", str(s.id), "--journal", path]) == 0
+    assert capsys.readouterr().out.count('"move": "secret ') == 4  # over: nothing is secret any more
+    path = str(tmp_path / "table.db")
+    s = _bottoms_up(path, secret="physical")  # colors drawn at the table: the record holds none
+    assert main(["export", str(s.id), "--journal", path]) == 0
+
+
+def test_csv_and_png_of_a_game_not_yet_over_never_show_a_secret_color_V1(tmp_path, capsys):
+    """V-1: CSV and PNG sheets of an unfinished game never show a secret color, with
+    --with-secrets too (it is about the JSON record alone)."""
+    path = str(tmp_path / "j.db")
+    s = _bottoms_up(path, moves=6)
+    j = Journal(path, read_only=True)
+    colors = [e.data["move"].split()[1] for e in j.events(s.id) if export.is_secret(e)]
+    summary = export.summarize(s.id, "bottoms_up", s.setup, "2026-01-01T00:00", j.events(s.id))
+    j.close()
+    assert len(colors) == 4 and not export.game_over(summary.fold)
+    for flags in ([], ["--with-secrets"]):
+        assert main(["export", str(s.id), "--journal", path, "--format", "csv", *flags]) == 0
+        text = capsys.readouterr().out
+        assert "secret" not in text and len(text.splitlines()) == 1  # the header: no score yet
+    lines = export.sheet_lines(summary)
+    assert lines["rows"] == [] and "secret" not in json.dumps(lines)
+    assert main(["export", str(s.id), "--journal", path, "--format", "png", "-o", str(tmp_path / "s.png"),
+                 "--with-secrets"]) == 0

@@ -58,6 +58,65 @@ def test_a_finished_game_is_left_with_back_ok(tmp_path):
     assert isinstance(app.top, MainMenu)
 
 
+def test_leave_of_a_finished_game_is_kept_after_a_restart(tmp_path):
+    """Issue 34: "Leave" was kept in memory only, so "Last game" came back after a
+    restart. It is now the session's ``end`` event (reason ``left``)."""
+    from companion.io import Key
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.screens import MainMenu, open_session
+
+    app = make_app(tmp_path)
+    s = Session.start(app.journal, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0},
+                      random.Random(1))
+    for m in ["tree", "tree", "triplets", "triplets", "done", "done", "done", "pips 5", "pips 7"]:
+        s.play(m)
+    app.home()
+    assert [it.label for it in app.top.items][0] == "Last game"
+    open_session(app, s.id)
+    while type(app.top).__name__ in ("Report", "Message"):
+        app.handle(Key.OK)
+    app.handle(Key.BACK)
+    app.handle(Key.OK)  # Leave
+    assert isinstance(app.top, MainMenu) and "Last game" not in [it.label for it in app.top.items]
+    events = app.journal.events(s.id)
+    assert (events[-1].type, events[-1].data) == ("end", {"reason": "left"})
+    app.journal.close()
+    again = App(Journal(str(tmp_path / "ref.db")), rng=random.Random(1))  # a restart
+    labels = [it.label for it in again.top.items]
+    assert "Last game" not in labels and "Resume" not in labels
+    # the game keeps its result: history says who won
+    from companion.export import session_summary
+    summary = session_summary(again.journal, again.journal.session(s.id))
+    assert summary.winners and summary.finished
+
+
+def test_leave_when_the_journal_refuses_its_end_still_goes_home_and_says_so(tmp_path, monkeypatch):
+    """A full disk: the end of the game cannot be written. The main menu leaves the game
+    out until the app stops, and says that nothing was saved."""
+    from companion.errors import JournalWriteError
+    from companion.io import Key
+    from companion.ui.screens import MainMenu, open_session
+
+    app = make_app(tmp_path)
+    s = Session.start(app.journal, "undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0},
+                      random.Random(1))
+    for m in ["tree", "tree", "triplets", "triplets", "done", "done", "done", "pips 5", "pips 7"]:
+        s.play(m)
+    open_session(app, s.id)
+    while type(app.top).__name__ in ("Report", "Message"):
+        app.handle(Key.OK)
+
+    def full(*args, **kw):
+        raise JournalWriteError("the journal's disk is full: this play was not recorded")
+    monkeypatch.setattr(app.journal, "append", full)
+    app.handle(Key.BACK)
+    app.handle(Key.OK)  # Leave
+    assert app.top.title == "Not saved" and "disk is full" in app.top.text
+    app.handle(Key.OK)
+    assert isinstance(app.top, MainMenu) and "Last game" not in [it.label for it in app.top.items]
+
+
 def _menu_text(app) -> list[str]:
     from companion.ui import draw
     draw.DRAWN = []

@@ -6,12 +6,12 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CITE = re.compile(r"\b(BU|U|B)-(\d+)\b")
+CITE = re.compile(r"\b(BU|U|B|V)-(\d+)\b")
 
 
 def defined() -> set[str]:
     text = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
-    return {m.group(1) for m in re.finditer(r"^### ((?:BU|U|B)-\d+) ", text, re.M)}
+    return {m.group(1) for m in re.finditer(r"^### ((?:BU|U|B|V)-\d+) ", text, re.M)}
 
 
 def cited() -> dict[str, str]:
@@ -33,6 +33,7 @@ def test_the_page_defines_the_three_games_rulings_in_order():
     assert {f"U-{i}" for i in range(1, 16)} <= ids
     assert {f"B-{i}" for i in range(1, 11)} <= ids
     assert {f"BU-{i}" for i in range(1, 14)} <= ids
+    assert {"V-1", "V-2"} <= ids  # what the views may show (issue 34 cites V-1)
 
 
 def test_no_docstring_sends_the_reader_outside_the_repository():

@@ -156,6 +156,32 @@ def test_secret_tour_shows_each_color_only_while_held_BU3(tmp_path):
     assert isinstance(app.top, BottomsUpScreen) and state(app).phase == "opening"
 
 
+def test_a_hold_while_the_hold_OK_box_is_open_shows_the_color_BU3(tmp_path):
+    """Issue 34: the box a short OK opens says "hold OK to see your color"; a player
+    who does just that sees it (the box closes), and the release hides it."""
+    app = started(tmp_path, DEVICE_4)
+    tour = app.top
+    hidden = secret_frames(app)
+    press(app, "ok")
+    assert isinstance(app.top, Message) and "hold OK" in app.top.text
+    img = press(app, "hold-ok")
+    assert app.top is tour and tour.showing
+    assert img.tobytes() in hidden  # the holder's color, whole, no box over it
+    img = press(app, "release")
+    assert not tour.showing and tour.seen == {0} and tour.seat == 1
+    assert img.tobytes() not in hidden
+    press(app, "ok,ok")  # OK, then OK again: the box closes as before
+    assert app.top is tour and tour.seen == {0}
+
+
+def test_the_issue_34_keys_show_the_second_players_color_BU3(tmp_path):
+    """The headless repro of issue 34: tour, a tap (the box), a hold, a release, a hold."""
+    app = make_app(tmp_path)
+    img = press(app, "ok,down,down,ok,ok,ok,ok,ok,hold-ok,release,hold-ok")
+    assert isinstance(app.top, SecretTour) and app.top.showing and app.top.seat == 1
+    assert img.tobytes() in secret_frames(app)
+
+
 def test_neutral_view_is_the_same_whatever_the_colors(tmp_path):
     frames = []
     for seed in (1, 2):
@@ -164,6 +190,30 @@ def test_neutral_view_is_the_same_whatever_the_colors(tmp_path):
         frames.append((state(app).secrets, app.frame().tobytes(), press(app, "hold-ok").tobytes()))
     (c1, n1, h1), (c2, n2, h2) = frames
     assert c1[0] != c2[0] and n1 == n2 and h1 != h2
+
+
+def test_the_history_screens_of_a_game_under_way_never_show_a_secret_color_V1(tmp_path):
+    """RULINGS V-1 (issue 34's check): History > Bottoms Up > the game > Moves, and the
+    game's own History, read the same whatever colors were drawn."""
+    from companion.ui.base import history_screen
+    from companion.ui.history import open_summary
+    from companion.export import session_summary
+    seen = []
+    for seed in (1, 2):
+        app = make_app(tmp_path / str(seed), seed=seed)
+        press(app, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+        session = game_screen(app).session
+        app.home()
+        info = app.journal.session(session.id)
+        open_summary(app, session_summary(app.journal, info))
+        texts = [it.label + it.right for it in app.top.items if not it.label[:2].isdigit()]  # not the date
+        app.top.items[1].action(app)  # Moves
+        texts += [it.label for it in app.top.items]
+        texts += [it.label for it in history_screen(session).items]
+        seen.append((session.state.secrets, texts))
+    (c1, t1), (c2, t2) = seen
+    assert c1 != c2 and t1 == t2
+    assert any("secret color is drawn" in t for t in t1)
 
 
 def secret_frames(app) -> set[bytes]:

@@ -26,6 +26,10 @@ from .draw import Canvas, plain
 from .widgets import Confirm, Message, Screen
 
 
+LEFT = "left"
+"""The ``end`` event's reason when a finished game is left with "Leave" (``App.leave``)."""
+
+
 class App:
     def __init__(self, journal: Journal, settings: Settings | None = None, *,
                  rng: random.Random | None = None, settings_path: str | None = None):
@@ -50,7 +54,7 @@ class App:
         # Sessions of other origins already replayed: id -> (event count, finished).
         self._replayed: dict[int, tuple[int, bool]] = {}
         self._notices: list[str] = []  # messages a key's work left to show once it is done
-        self._left: set[int] = set()  # finished games left with "Leave" (``last_finished``)
+        self._left: set[int] = set()  # left with "Leave" while its end could not be written (``leave``)
         from .screens import MainMenu  # the screens import the app's widgets
         self.push(MainMenu())
 
@@ -116,10 +120,10 @@ class App:
 
     def last_finished(self, infos: list[SessionInfo] | None = None) -> int | None:
         """The game played last, when its last move ended it and it has not been
-        left with "Leave" since this app started: the device may have stopped
-        on its result (a bank that won, the last placement), which the main
-        menu then offers again, with the pages that move showed and the undo
-        of it. ``None`` otherwise (a tool played since does not count).
+        left with "Leave" (its ``end`` event, ``leave``): the device may have
+        stopped on its result (a bank that won, the last placement), which the
+        main menu then offers again, with the pages that move showed and the
+        undo of it. ``None`` otherwise (a tool played since does not count).
         ``infos`` as for ``unfinished``."""
         from .screens import GAMES
         games = [i for i in (self.journal.sessions() if infos is None else infos) if i.game in GAMES]
@@ -131,9 +135,20 @@ class App:
         return last.id
 
     def leave(self, session_id: int) -> None:
-        """Back to the main menu from a finished game, which it no longer offers."""
+        """Back to the main menu from a finished game, which it no longer offers,
+        also after a restart (issue 34): the session gets an ``end`` event (reason
+        ``left``; the journal is append-only). Should the journal refuse it (a full
+        disk), the main menu still leaves the game out until the app stops, and
+        the refusal is said over it."""
         self._left.add(session_id)
-        self.home()
+        session = self._live.get(session_id)
+        try:
+            if session is None:
+                session = self.resume_session(session_id)
+            if session.finished and not session.ended:
+                session.end(LEFT)
+        finally:
+            self.home()
 
     def _finished(self, info: SessionInfo) -> bool:
         """Has the session's game ended (the rules' end, not an ``end`` event)?

@@ -601,7 +601,7 @@ class BagOfIceScreen(SessionScreen):
         return items
 
     def session_title(self) -> str:
-        return _("Bag of Ice #{n}").format(n=self.session.id)
+        return _("Bag of Ice #{n}").format(n=self.session.number)
 
     def why_lines(self) -> list[str]:
         """The rulings behind what the screen shows now (the session menu's "Why" page)."""

@@ -122,7 +122,7 @@ class SessionScreen(CursorScreen):
         app.home()
 
     def session_title(self) -> str:
-        return _("#{id} menu").format(id=self.session.id)
+        return _("#{id} menu").format(id=self.session.number)
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.HOLD_BACK:
@@ -144,4 +144,4 @@ def history_screen(session: Session) -> Screen:
             out.append(Item(("x " if h.undone else "") + h.line))
         return out or [Item(_("(no moves yet)"))]
     # worded once when opened (a re-fold of the session): nothing is played while it is shown
-    return Menu(_("History #{id}").format(id=session.id), items(), on_select=lambda app, it: app.message(it.label))
+    return Menu(_("History #{id}").format(id=session.number), items(), on_select=lambda app, it: app.message(it.label))

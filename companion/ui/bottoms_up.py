@@ -49,7 +49,7 @@ from ..session import Session
 from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
-from .widgets import ChoiceList, Item, Menu, Screen, scrolled
+from .widgets import ChoiceList, Item, Menu, Message, Screen, scrolled
 from .words import color_word, piece_color_word, piece_size_word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -413,8 +413,8 @@ class SecretTour(Screen):
                 return
             st = state_as(BottomsUpState, self.session.state)
             left = ", ".join(name_of(st, i) for i in range(self.n) if i not in self.seen)
-            app.message(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
-                        .format(name=name_of(st, self.seat), names=left), title=_("Secret colors"))
+            app.push(HoldToSee(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
+                               .format(name=name_of(st, self.seat), names=left), title=_("Secret colors")))
         elif key == Key.BACK:
             self.showing = False  # BACK while OK is still held: hide before anything else
             if self.final or self.from_menu or len(self.seen) == self.n:
@@ -422,6 +422,19 @@ class SecretTour(Screen):
             else:
                 app.confirm(_("Not everyone has seen their color. Close anyway? (Menu > Secret colors)"),
                             lambda a: a.pop(), title=_("Secret colors"), yes=_("Close"), no=_("Stay"))
+
+
+class HoldToSee(Message):
+    """The tour's "hold OK to see your color" box (BU-3): it says to hold OK, so a
+    hold of OK while it is open does what it says (issue 34): the box closes and
+    the tour under it shows the color until the release. OK or BACK close it."""
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.HOLD_OK:
+            app.pop()
+            app.top.on_key(key, app)
+        else:
+            super().on_key(key, app)
 
 
 # ---------------------------------------------------------------- the piece grid
@@ -918,7 +931,7 @@ class BottomsUpScreen(SessionScreen):
         return items
 
     def session_title(self) -> str:
-        return _("Bottoms Up #{n}").format(n=self.session.id)
+        return _("Bottoms Up #{n}").format(n=self.session.number)
 
     def why_lines(self) -> list[str]:
         """The rulings behind what the screen shows now (the session menu's "Why")."""

@@ -68,7 +68,7 @@ def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
     left = room - len(session_result(s)) - 1
     day, time = s.created[5:10], s.created[11:16]
     if not s.players:
-        return f"{day} #{s.id}" if len(f"{day} #{s.id}") <= left else f"{day} {time}"
+        return f"{day} #{s.shown}" if len(f"{day} #{s.shown}") <= left else f"{day} {time}"
     text = listed(s.players, left - len(day) - 1, least=3, seps=(",",), more=False)
     if text is not None:
         return f"{day} {text}"
@@ -125,4 +125,4 @@ def open_summary(app: "App", s: GameSummary) -> None:
     items.append(Item(f"{s.date}"))
     moves = ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves)
     items.append(Item(_("{moves}, ended").format(moves=moves) if s.ended else moves))
-    app.push(Menu(f"#{s.id} {_(s.title)}", items))
+    app.push(Menu(f"#{s.shown} {_(s.title)}", items))

@@ -96,7 +96,7 @@ def session_label(app: "App", sid: int, width: int = 20, *, lines: int = 1) -> s
     title = title_of(info.game)
     names = info.setup.get("players") if isinstance(info.setup, dict) else None
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        return _first_fitting([f"{title} #{sid}", title], width)
+        return _first_fitting([f"{title} #{info.number}", title], width)
 
     if lines >= 2 and len(title) <= width:  # the game's title, the players under it
         alone = listed(names, width)

@@ -487,7 +487,7 @@ class UndercutScreen(SessionScreen):
         return items
 
     def session_title(self) -> str:
-        return _("Undercut #{id}").format(id=self.session.id)
+        return _("Undercut #{id}").format(id=self.session.number)
 
     def why_lines(self) -> list[str]:
         """The rulings behind what the screen shows now (the session menu's "Why" page)."""
