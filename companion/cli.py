@@ -648,7 +648,7 @@ def cmd_doctor(args) -> int:
     if profile is None:
         _say_settings_problems(problems)
         return _err("no board configured: pass --board NAME (see: companion boards)")
-    return doctor(profile, settings_problems=problems)
+    return doctor(profile, settings_problems=problems, settings=settings)
 
 
 def _say_settings_problems(problems: list[str]) -> None:

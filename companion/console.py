@@ -37,9 +37,10 @@ from collections import deque
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
 
-from .engine import CHANCE, TERMINAL
+from . import public
+from .public import public_event
 from .errors import CompanionError
-from .export import is_secret, player_names, scores_csv, session_summary, summaries, title_of
+from .export import scores_csv, session_summary, summaries, title_of
 from .io import Key, key_names
 from .ui.app import braille
 from .ui.widgets import Confirm
@@ -108,13 +109,7 @@ def loop_waker(loop) -> Callable[[], None]:
     return wake
 
 
-def _session_of(app):
-    """The session of the top-most screen that plays one, or None."""
-    for screen in reversed(app.stack):
-        s = getattr(screen, "session", None)
-        if s is not None and hasattr(s, "fold"):
-            return s
-    return None
+_session_of = public.session_of
 
 
 def screen_title(app) -> str:
@@ -134,20 +129,9 @@ def _parse_id(text: str) -> int:
     return int(text)
 
 
-def _hidden(info, e) -> bool:
-    """Hidden information (issue 14, F3; RULINGS V-1): Bottoms Up's secret colours
-    (BU-3) while the session is not over. A damaged session's ``end`` lies past its
-    damage and is not the game's: the game goes on in the session that continues it
-    (issue 34), so its secrets stay hidden."""
-    return (not info.ended or info.damaged) and is_secret(e)
-
-
-def _public(info, e) -> dict[str, Any]:
-    """An event as the console may show it: a hidden move becomes ``secret ?``."""
-    out = {"session": info.number, **e.to_json()}
-    if _hidden(info, e):
-        out["move"] = "secret ?"
-    return out
+# one rule for every view off the device (RULINGS V-1): companion.public
+_hidden = public.hidden_event
+_public = public_event
 
 
 def _json(obj: Any) -> str:
@@ -256,12 +240,14 @@ class Console:
             if s is None:
                 out += ["session: -", "player: -", "scores: -"]
             else:
-                st = s.state
-                names = player_names(st, s.setup, max(len(st.scores()), 0))
-                p = st.current_player
-                who = ("chance" if p == CHANCE else "game over" if p == TERMINAL or s.finished
-                       else names[p] if 0 <= p < len(names) else f"seat {p + 1}")
-                sc = st.scores()
+                # the public projection the page draws too (RULINGS V-1): one view of the game
+                v = public.view(s, number=s.number)
+                names = [p["name"] for p in v["players"]]
+                p = v["to_act"]
+                who = ("chance" if v["device_acts"] else "game over" if v["session"]["over"]
+                       else names[p] if p is not None and 0 <= p < len(names)
+                       else f"seat {p + 1}" if p is not None else "-")
+                sc = [p["score"] for p in v["players"]]
                 out += [f"session: {s.number} {s.game}", f"player: {who}",
                         "scores: " + (", ".join(f"{n} {v}" for n, v in zip(names, sc)) if sc else "-")]
             out.append("read-only: " + ("yes" if not self.may_press else "no (paired)" if self.paired else "no"))

@@ -43,18 +43,38 @@ LAST_MOVES = 8  # the moves a projection carries, newest last
 def hidden_move(ended: bool, move: Any) -> bool:
     """A move text that is hidden information while the game is not over:
     Bottoms Up's secret colors (BU-3, V-1)."""
-    return not ended and isinstance(move, str) and move.split(" ", 1)[0] == "secret"
+    from .export import SECRET
+    return not ended and isinstance(move, str) and move.split(" ", 1)[0] == SECRET
+
+
+def hidden_event(info, e: Event) -> bool:
+    """A journal event a view must not show as it is (V-1): a secret color (BU-3) of a
+    session not over. A damaged session's ``end`` lies past its damage and is not the
+    game's: the game goes on in the session that continues it (issue 34), so its
+    secrets stay hidden."""
+    from .export import is_secret
+    return (not info.ended or info.damaged) and is_secret(e)
 
 
 def public_event(info, e: Event) -> dict[str, Any]:
-    """A journal event as a view may show it: a hidden move becomes ``secret ?``."""
-    out = {"session": info.id, **e.to_json()}
-    if e.type == "move" and hidden_move(info.ended, e.data.get("move")):
+    """A journal event as a view may show it (the console's ``events`` and ``watch``):
+    the session by its number, a hidden move as ``secret ?``."""
+    out = {"session": info.number, **e.to_json()}
+    if hidden_event(info, e):
         out["move"] = "secret ?"
     return out
 
 
 # ---------------------------------------------------------------- the session's view
+
+
+def session_of(app) -> Any:
+    """The session of the top-most screen that plays one, or None (the main menu)."""
+    for screen in reversed(app.stack):
+        s = getattr(screen, "session", None)
+        if s is not None and hasattr(s, "fold"):
+            return s
+    return None
 
 
 def _names(state: State, setup: dict[str, Any]) -> list[str]:
@@ -238,34 +258,33 @@ def _bottoms_up(st: Any, ended: bool) -> dict[str, Any]:
 
 
 def holds_hidden(journal, info, events=None) -> bool:
-    """True while session ``info`` is not over and holds a secret color (BU-3, V-1)."""
-    if info.ended:
-        return False
+    """True while session ``info`` is not over and a record of it would show a secret
+    color (BU-3, V-1): the same rule as ``companion export`` without ``--with-secrets``."""
+    from .export import secrets_before_the_end, session_summary
     events = journal.events(info.id) if events is None else events
-    if not any(e.type == "move" and hidden_move(False, e.data.get("move")) for e in events):
-        return False
-    from .export import session_summary
-    return not session_summary(journal, info).finished  # over by the rules: the colors are shown
+    return secrets_before_the_end(session_summary(journal, info), events) > 0
 
 
 class HiddenInformation(PermissionError):
     """An export that would show a secret color of an unfinished game (V-1)."""
 
 
-def export(journal, session_id: int, fmt: str) -> bytes:
-    """A session's export as a view off the device may give it away (V-1):
-    ``json`` (its game record; refused with ``HiddenInformation`` while an
-    unfinished game holds a secret color), ``csv`` (scores per turn) or ``png``
-    (the score sheet). ``KeyError`` for an unknown session."""
+def export(journal, number: int, fmt: str) -> bytes:
+    """Session ``#number`` (``Journal.number``, what the table sees) exported as a view
+    off the device may give it away (V-1): ``json`` (its game record; refused with
+    ``HiddenInformation`` while an unfinished game holds a secret color), ``csv``
+    (scores per turn) or ``png`` (the score sheet; neither ever holds a secret color).
+    ``KeyError`` for an unknown number."""
     from .export import scores_csv, score_sheet_png, session_summary
     from .records import dumps
-    info = journal.session(session_id)
+    info = journal.by_number(number)
+    session_id = info.id
     if fmt == "json":
         events = journal.events(session_id)
         if holds_hidden(journal, info, events):
-            raise HiddenInformation(f"game {session_id} is not over and holds secret colors (BU-3): "
+            raise HiddenInformation(f"game #{number} is not over and holds secret colors (BU-3): "
                                     "its record can be downloaded once it has ended")
-        return dumps(info.game, info.setup, events, session=session_id, created=info.created).encode()
+        return dumps(info.game, info.setup, events, session=info.number, created=info.created).encode()
     s = session_summary(journal, info)
     if s.fold is None:
         raise ValueError(f"session {session_id} cannot be read: {s.error}")

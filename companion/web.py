@@ -72,15 +72,6 @@ def valid_secret(text: str) -> bool:
     return bool(SECRET_RE.match(text or ""))
 
 
-def _session_of(app) -> Any:
-    """The session of the top-most screen that plays one, or None (the main menu)."""
-    for screen in reversed(app.stack):
-        s = getattr(screen, "session", None)
-        if s is not None and hasattr(s, "fold"):
-            return s
-    return None
-
-
 class Board:
     """The latest public projection, published by the app loop, read by the server.
 
@@ -94,8 +85,6 @@ class Board:
         self._key: Any = None
         self._snap: tuple[int, str] = (0, json.dumps(public.idle_view(0), ensure_ascii=False))
         self._listeners: list[Callable[[], None]] = []
-        self.session_id: int | None = None
-        self.numbers: Callable[[int], int | None] = lambda sid: None
 
     def snapshot(self) -> tuple[int, str]:
         with self._lock:
@@ -115,7 +104,7 @@ class Board:
         """Make the projection of the session being played, if the journal moved
         since the last one (or the session or the language changed). True if it did."""
         from .i18n import language
-        s = _session_of(app)
+        s = public.session_of(app)
         if s is not None:
             key: Any = (s.id, s.last_seq, bool(s.finished), language())
         else:
@@ -123,7 +112,7 @@ class Board:
         if key == self._key:
             return False
         if s is not None:
-            view = public.view(s, number=self.numbers(s.id))
+            view = public.view(s, number=getattr(s, "number", None))
             seq = view["seq"]
         else:
             seq = self._snap[0]
@@ -320,7 +309,7 @@ class WebApp:
             out = []
             for s in summaries(j):
                 info = j.session(s.id)
-                out.append({"id": s.id, "number": self.board.numbers(s.id) or s.id, "date": s.date,
+                out.append({"id": s.shown, "number": s.shown, "date": s.date,
                             "title": s.title, "players": list(s.players), "result": s.result_text(),
                             "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})
             return out
@@ -333,6 +322,7 @@ class WebApp:
         return Response(json.dumps(body, ensure_ascii=False), media_type="application/json", headers=NO_STORE)
 
     async def _export(self, sid: int, fmt: str) -> Response:
+        """Session ``#sid`` as the table numbers it (``Journal.number``)."""
         try:
             data = await run_in_threadpool(self._read, lambda j: public.export(j, sid, fmt))
         except KeyError:
@@ -343,6 +333,6 @@ class WebApp:
             return PlainTextResponse(f"this game cannot be exported: {type(e).__name__}", status_code=503,
                                      headers=NO_STORE)
         media = {"json": "application/json", "csv": "text/csv; charset=utf-8", "png": "image/png"}[fmt]
-        name = f"game-{self.board.numbers(sid) or sid}.{'jsonl' if fmt == 'json' else fmt}"
+        name = f"game-{sid}.{'jsonl' if fmt == 'json' else fmt}"
         return Response(data, media_type=media,
                         headers={"Content-Disposition": f'attachment; filename="{name}"', **NO_STORE})

@@ -98,10 +98,11 @@ def i2c_clock_hz(port: int, dt_root: str = "/proc/device-tree") -> int | None:
 
 def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_root: str = "/dev",
            pin_factory=None, serial=None, dt_root: str = "/proc/device-tree",
-           settings_problems: Sequence[str] = ()) -> int:
+           settings_problems: Sequence[str] = (), settings=None) -> int:
     """Check ``profile`` on this machine; print what to fix; 0 only if all is well.
     ``settings_problems``: the settings file's bad values (``config.load_lenient``), each
     one a thing to fix; the board is checked all the same (the app uses their defaults).
+    ``settings``: the scoreboard page is checked with them (its address, its port).
     ``dev_root``, ``dt_root``, ``pin_factory`` and ``serial`` exist for tests."""
     r = Report(out)
     spec = profile.display
@@ -200,6 +201,33 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
     else:
         r.note("display not tried: fix its bus first")
 
+    # 6. the scoreboard page (issue 32, docs/web.md): its address, and whether its port opens
+    check_page(r, settings)
+
     out("all good" if r.problems == 0 else f"{r.problems} thing(s) to fix")
     return 0 if r.problems == 0 else 1
+
+
+def check_page(r: Report, settings) -> None:
+    """The page's address as a phone opens it, and whether its port can be opened here
+    (taken by the running companion or its socket unit is fine: then it is serving)."""
+    if settings is None:
+        return
+    if settings.web == "off":
+        r.note('scoreboard page: off (the setting web = "off")')
+        return
+    from .web_server import lan_address, listen_host, port_free
+    host = listen_host(settings.web, simulator=False)
+    shown = (lan_address() or "this-pi") if host in ("0.0.0.0", "::") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    secret = settings.web_secret or "SECRET"
+    address = f"http://{shown}:{settings.web_port}/{secret}/"
+    why = port_free(host, settings.web_port)
+    if why is None:
+        r.ok(f"scoreboard page: port {settings.web_port} on {host} can be opened; the page will be at {address}"
+             + ("" if settings.web_secret else " (SECRET: made at the first start)"))
+    else:
+        r.note(f"scoreboard page: port {settings.web_port} on {host} is in use ({why}): the running companion "
+               f"or companion.socket holds it, or another program does (then set web_port)\n"
+               f"       the page: {address}")
 

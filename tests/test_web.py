@@ -351,3 +351,82 @@ def test_the_address_under_the_service_comes_from_the_units_file(tmp_path, monke
     f.write_text("127.0.1.1 192.168.4.17 fd00::5\n")
     monkeypatch.setenv("COMPANION_ADDRESS_FILE", str(f))
     assert web_server.lan_address() == "192.168.4.17"
+
+
+# ---------------------------------------------------------------- doctor and the join screen
+
+
+def test_doctor_says_the_address_and_whether_the_port_opens():
+    from companion.config import Settings
+    from hardware.doctor import Report, check_page
+    lines: list[str] = []
+    port = free_port()
+    secret = new_secret()
+    check_page(Report(lines.append), Settings(web="127.0.0.1", web_port=port, web_secret=secret))
+    assert "can be opened" in lines[-1] and f"http://127.0.0.1:{port}/{secret}/" in lines[-1]
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", port))
+    taken.listen()
+    lines.clear()
+    check_page(Report(lines.append), Settings(web="127.0.0.1", web_port=port, web_secret=secret))
+    assert "in use" in lines[-1] and f"http://127.0.0.1:{port}/{secret}/" in lines[-1]
+    taken.close()
+    lines.clear()
+    check_page(Report(lines.append), Settings(web="off"))
+    assert "off" in lines[-1]
+
+
+class _Link:
+    def __init__(self, address: str):
+        self.address = address
+        self.problem = ""
+        self.renewed = 0
+
+    def renew(self, app) -> None:
+        self.renewed += 1
+        self.address = self.address.rsplit("/", 2)[0] + "/" + new_secret() + "/"
+
+
+def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(tmp_path):
+    from companion.io import Key
+    from companion.ui.draw import Canvas
+    from companion.ui.join import JoinScreen, address_lines, qr_layout, qr_matrix
+    from tests.screens_util import make_app
+    app = make_app(tmp_path)
+    url = f"http://192.168.100.200:8032/{new_secret()}/"
+    app.web = _Link(url)
+    screen = JoinScreen()
+    app.push(screen)
+    img = app.frame()
+    m = qr_matrix(url)
+    assert len(m) == 29  # version 3: two pixels a module fit the 64-pixel panel with a quiet zone
+    scale, quiet = qr_layout(len(m))
+    assert scale == 2 and quiet >= 1
+    size = (len(m) + 2 * quiet) * scale
+    top = (64 - size) // 2
+    for r in range(len(m)):  # every module where segno puts it: dark unlit, light lit
+        for c in range(len(m)):
+            px = img.getpixel(((c + quiet) * scale, top + (r + quiet) * scale))
+            assert bool(px) != m[r][c], (r, c)
+    lines = address_lines(url, (128 - size - 2) // 6)
+    assert "".join(lines) == url.split("://")[1] and all(len(x) <= 10 for x in lines)
+    assert lines[0] == "192.168." and lines[2].startswith(":8032")
+    # OK > New address > confirm: renewed, and the code follows
+    app.handle(Key.OK)
+    app.handle(Key.OK)                 # New address
+    app.handle(Key.RIGHT)              # the confirm box's Yes
+    app.handle(Key.OK)
+    assert app.web.renewed == 1 and screen.address == app.web.address != url
+    c = Canvas()
+    screen.render(c)
+    assert c.image.tobytes() != img.tobytes()
+
+
+def test_the_join_screen_without_the_page_says_how_to_turn_it_on(tmp_path):
+    from companion.ui.join import JoinScreen
+    from tests.screens_util import make_app
+    app = make_app(tmp_path)
+    app.push(JoinScreen())
+    text = app.screen_text()
+    assert text.strip()
+    assert app.top.problem and "web" in app.top.problem

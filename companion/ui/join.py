@@ -56,15 +56,16 @@ def qr_layout(n: int, height: int = HEIGHT) -> tuple[int, int]:
 
 def address_lines(url: str, width: int) -> list[str]:
     """``url`` without its scheme, in lines of at most ``width`` characters, broken
-    after a dot, a colon's part or a slash where that fits, else anywhere."""
+    after a dot or a slash or before a colon where that fits, else anywhere."""
     rest = url.split("://", 1)[-1]
     out: list[str] = []
     while rest:
         if len(rest) <= width:
             out.append(rest)
             break
-        cut = max((rest.rfind(ch, 0, width) for ch in "./:"), default=-1)
-        cut = cut + 1 if cut > 0 else width
+        # after a dot or a slash, before a colon (the port reads ":8032/"); else anywhere
+        cuts = [rest.rfind(ch, 0, width) + 1 for ch in "./"] + [rest.rfind(":", 1, width + 1)]
+        cut = max((c for c in cuts if 0 < c <= width), default=width)
         out.append(rest[:cut])
         rest = rest[cut:]
     return out
