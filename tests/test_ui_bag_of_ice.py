@@ -795,3 +795,27 @@ def test_a_game_ended_by_its_last_move_comes_back_after_a_restart(tmp_path):
     assert state(again).phase == "over"
     press(again, "back,ok")  # the session menu's first row on a finished game: Leave
     assert isinstance(again.top, MainMenu) and again.top.items[0].label == "New game"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language_issue_34(tmp_path, language):
+    """Two players (B-10's chance to win on the rows): the French screen left out the
+    bust chance ("pour gagner : piocher") and the total after banking ("Garder +2"
+    with no "= 2"), both of which the English screen shows."""
+    from companion import i18n
+    from companion.ui import draw
+    app = make_app(tmp_path, seed=5, settings=Settings(players=("Ann", "Bob"), language=language))
+    try:
+        press(app, "ok,down,ok,down,ok,ok,ok,ok,ok,ok")  # Bag of Ice, 2 players, start, a draw
+        st = app.top.state
+        assert isinstance(app.top, BagOfIceScreen) and st.phase == "decide" and st.drawn
+        draw.DRAWN = drawn = []
+        app.frame()
+        pct_text = pct(advice_for(st).bust_chance)
+        total = st.totals[st.active] + advice_for(st).bank_score
+        assert any(pct_text in t for t in drawn), drawn
+        bank = i18n._("Bank +{n}").format(n=advice_for(st).bank_score)
+        assert any(t.startswith(bank) and f"= {total}" in t for t in drawn), drawn
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")

@@ -577,3 +577,28 @@ def test_hold_back_on_a_round_summary_asks_the_undo_question(tmp_path):
     press(app, "hold-back")
     assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: ")
     assert app.stack[app.stack.index(under) + 1] is app.top  # the pages closed, the box over the game
+
+
+def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
+    """Issue 34: "Alexandra" in the auction list and "0/1" in the bid picker ran up to
+    the column beside the scroll mark. A list with a mark keeps a free cell before it."""
+    from companion.config import Settings
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path, settings=Settings(players=["Alexandra", "Bo", "Cy", "Di", "Ed"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+    while not (isinstance(app.top, UndercutScreen) and state(app).phase == "bidding"):
+        press(app, "ok")
+    CLIPS.reset()
+    img = press(app, "ok,ok,down")  # Alexandra bids zero on A: her name is on the right of row A
+    assert any("Alexandr" in it.right for it in game_screen(app).rows())
+    for _ in range(8):
+        img = press(app, "down")  # the rows under the name: no text in the last cell before the mark
+        assert not any(img.getpixel((x, y)) for x in range(121, 127) for y in range(31, 64)), "text by the mark"
+    press(app, "up,up,up,up,up,up,up,up,up,ok")  # a bid picker (a hand of several kinds)
+    picker = app.top
+    assert isinstance(picker, BidPicker)
+    if 1 + len(picker.have) > 4:  # a scroll mark beside the rows under "No bid yet."
+        for _ in range(6):
+            img = press(app, "down")
+            assert not any(img.getpixel((x, y)) for x in range(121, 127) for y in range(21, 64))
+    assert CLIPS.count == 0, CLIPS.examples

@@ -44,7 +44,7 @@ from ..games.undercut_moves import (
     COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
     bid_value, canon,
 )
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, _, ngettext
 from ..io import Key
 from ..names import NAME_MAX, reads_as, short_names
 from ..pieces import Piece, Size
@@ -108,23 +108,12 @@ def value_words(value: tuple[int, int]) -> str:
     return _("{pips}, {pieces}").format(pips=pips_text(value[0]), pieces=pieces_count(value[1]))
 
 
-def value_short(value: tuple[int, int]) -> str:
-    """A bid's value (U-9) with short words, for a line too narrow for ``value_words``
-    ("3 pip, 1 pc"; French "3 enc., 1 pce"): the same facts in fewer characters."""
-    if value == (0, 0):
-        return _("marker only")
-    return pgettext("short bid value", "{pips} pip, {pieces} pc").format(pips=value[0], pieces=value[1])
-
-
 def value_forms(value: tuple[int, int]) -> list[str]:
-    """A bid's value in words, then ever shorter: the longest that fits is shown
-    ("3 pips, 1 piece", "4 pips, 2 pc": the pips keep their plural while there is
-    room, "4 pip, 2 pc")."""
-    short = value_short(value)
-    if value == (0, 0):
-        return [short]
-    middle = pgettext("short bid value", "{pips}, {pieces} pc").format(pips=pips_text(value[0]), pieces=value[1])
-    return [value_words(value), middle, short, short.replace(", ", ",")]
+    """A bid's value in words, then in fewer characters: the longest that fits is
+    shown ("4 pips, 2 pieces", "4 pips,2 pieces"). Always whole words, never
+    "pc" or "enc." (issue 34)."""
+    words = value_words(value)
+    return [words] if value == (0, 0) else [words, words.replace(", ", ",")]
 
 
 def mix_words(mix: str) -> str:
@@ -296,7 +285,8 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
         elif isinstance(m, Bid) and (old_bid := b.bids[m.stack]) is not None:  # U-10
             old_seat, old_pieces = old_bid
             who = b.players[old_seat]
-            line = (_("{name} takes back the marker and {pieces}.").format(name=who, pieces=pieces_words(old_pieces))
+            line = (ngettext("{name} takes back the marker and {pieces}.", "{name} takes back the marker and {pieces}.",
+                             len(old_pieces)).format(name=who, pieces=pieces_words(old_pieces))
                     if old_pieces else _("{name} takes back the marker.").format(name=who))
             pages.append((_("Bid undercut"), [line]))
         if i > 0 and b.current_player >= 0 and b.forced_move() == m:
@@ -597,7 +587,8 @@ class UndercutScreen(SessionScreen):
             out = []
             labels = [f"{STACK_NAMES[k]} {pcs(stack)}" for k, stack in enumerate(st.stacks)]
             free = _("no bid")
-            room = ChoiceList.ROOM - 1 - max([len(s) for s in labels] + [1])
+            shown = ROWS - 2 if self.header(d)[1] else ROWS
+            room = ChoiceList.room(len(labels) + 1, shown) - 1 - max([len(s) for s in labels] + [1])
             names = short_names(st.players, room)
             for k, label in enumerate(labels):
                 b = st.bids[k]
@@ -814,8 +805,9 @@ class BidPicker(CursorScreen):
         for i, line in enumerate(beat):
             c.text(1, TITLE_H + i * LINE_H, fit(line, LINE))
         mine = value_forms(bid_value(self.pieces()))
+        room = ChoiceList.room(1 + len(self.have), ROWS - len(beat))
         label = next((t for t in [_("Bid: {value}").format(value=v) for v in mine] + mine
-                      if len(t) <= ChoiceList.ROOM), mine[-1])
+                      if len(t) <= room), mine[-1])
         rows = [Item(label)]  # the row OK places the bid on
         rows += [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
         self.list.render(c, rows, len(beat), ROWS - len(beat))
@@ -827,7 +819,7 @@ class BidPicker(CursorScreen):
         st = self.state
         names = [st.players[seat]] + [short_names(st.players, w)[seat] for w in range(NAME_MAX - 1, 2, -1)]
         for name in dict.fromkeys(names):
-            for v in value_forms(value):  # wrap keeps a number with its word: "1 pce"
+            for v in value_forms(value):  # wrap keeps a number with its word: "1 pièce"
                 lines = wrap(_("To beat: {value} ({name})").format(value=v, name=name), LINE)
                 if len(lines) <= 2:
                     return lines
