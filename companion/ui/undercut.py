@@ -35,7 +35,7 @@ stacks and pieces; the "Why" page gives their legend.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine import Decision, Move
 from ..engine import Option as Choice
@@ -216,27 +216,46 @@ def steps_since(session: Session, n0: int) -> list[Step]:
 
 
 def round_summary(before: UndercutState, drawn: Piece | None, *, virtual: bool = False) -> tuple[str, list[str]]:
-    """The one-page summary of an auction's resolution (U-11), from the
-    position just before it resolves (the passer's draw pending or done)."""
+    """The summary of an auction's resolution (U-11), from the position just
+    before it resolves (the passer's draw pending or done): the pass, who took
+    which stack, what went back to the bag, who starts the next round. It holds
+    at most two screens (OK shows its end, the next closes it): where the
+    sentences would take more (5 players, long names), each stack takes one
+    line, "Alexandr A: gL bM rS", the names shortened alike (``short_names``)."""
     passer = before.start if before.start is not None else before.active
-    name = before.players[passer]
-    if drawn is None:
-        first = _("{name} passed: +1, the bag is empty.")
-    elif virtual:
-        first = _("{name} passed: +1, takes a {piece} from the tray.")
-    else:
-        first = _("{name} passed: +1, drew a {piece}.")
-    lines = [first.format(name=name, piece=piece_words(drawn) if drawn else "")]
-    to_bag: list[Piece] = []
-    for k, (stack, bid) in enumerate(zip(before.stacks, before.bids)):
-        if bid is None:  # pragma: no cover - a pass needs every stack bid (U-11)
-            continue
-        to_bag.extend(bid[1])
-        lines.append(_("{name} takes {stack}: {pieces}").format(
-            name=before.players[bid[0]], stack=STACK_NAMES[k], pieces=pcs(stack)))
-    if to_bag:
-        lines.append(_("Back to the bag: {pieces}").format(pieces=pcs(to_bag)))
-    lines.append(_("{name} starts round {n}.").format(name=name, n=before.round + 1))
+    taken = [(k, bid[0], stack) for k, (stack, bid) in enumerate(zip(before.stacks, before.bids))
+             if bid is not None]  # a pass needs every stack bid (U-11)
+    to_bag = [p for bid in before.bids if bid is not None for p in bid[1]]
+    width = LINE - 1  # a page longer than the screen keeps a free column for the scroll bar
+
+    def lines_with(names: Sequence[str], compact: bool) -> list[str]:
+        if drawn is None:
+            first = _("{name} passed: +1, the bag is empty.")
+        elif virtual:
+            first = _("{name} passed: +1, takes a {piece} from the tray.")
+        else:
+            first = _("{name} passed: +1, drew a {piece}.")
+        out = [first.format(name=names[passer], piece=piece_words(drawn) if drawn else "")]
+        for k, seat, stack in taken:
+            line = _("{name} {stack}: {pieces}") if compact else _("{name} takes {stack}: {pieces}")
+            out.append(line.format(name=names[seat], stack=STACK_NAMES[k], pieces=pcs(stack)))
+        if to_bag:
+            out.append(_("Back to the bag: {pieces}").format(pieces=pcs(to_bag)))
+        out.append(_("{name} starts round {n}.").format(name=names[passer], n=before.round + 1))
+        return out
+
+    def height(lines: list[str]) -> int:
+        return sum(1 if len(t) <= width else len(wrap(t, width)) for t in lines)
+
+    lines = lines_with(before.players, False)
+    if height(lines) > 2 * ROWS:
+        room = width - max(len(_("{name} {stack}: {pieces}").format(name="", stack=STACK_NAMES[k], pieces=pcs(st)))
+                           for k, _seat, st in taken)
+        short = short_names(before.players, max(1, room))
+        lines = lines_with(before.players, True)
+        lines[1:1 + len(taken)] = lines_with(short, True)[1:1 + len(taken)]
+        if height(lines) > 2 * ROWS:
+            lines = lines_with(short, True)
     return _("Round {n} over").format(n=before.round), lines
 
 
@@ -314,8 +333,9 @@ def stack_lines(stacks) -> list[str]:
     """The stacks the table takes from the tray (virtual bag, U-7), in words (QA #10).
     Each stack is a large, a medium and a small: a first line names the sizes in
     that order and each stack's line its colors ("large/medium/small",
-    "A: red/red/black"), on one page. Where a stack lacks a size (the bag ran
-    out of it) or a line would not fit, each piece is named in full, a line each."""
+    "A: red/red/black"), on one page; a row too long for a line goes on under
+    itself ("B: yellow/yellow/", "   yellow"), two screens at most. Where a stack
+    lacks a size (the bag ran out of it), each piece is named in full, a line each."""
     order = (Size.LARGE, Size.MEDIUM, Size.SMALL)
     head = "/".join(piece_size_word(z) for z in order)
     rows = [f"{STACK_NAMES[k]}: " + "/".join(piece_color_word(p.color) for p in canon(stack))
@@ -323,6 +343,21 @@ def stack_lines(stacks) -> list[str]:
     whole = all(tuple(p.size for p in canon(stack)) == order for stack in stacks)
     if stacks and whole and all(len(t) <= LINE for t in [head, *rows]):
         return [head, *rows]
+    if stacks and whole and len(head) < LINE:  # a long row goes on under itself: two screens at most
+        out = [head]
+        for k, stack in enumerate(stacks):
+            lead = f"{STACK_NAMES[k]}: "
+            words = [piece_color_word(p.color) for p in canon(stack)]
+            line = lead + words[0]
+            for w in words[1:]:
+                if len(line) + 1 + len(w) <= LINE - 1:
+                    line += "/" + w
+                else:
+                    out.append(line + "/")
+                    line = " " * len(lead) + w
+            out.append(line)
+        if all(len(t) < LINE for t in out):
+            return out
     lines: list[str] = []
     for k, stack in enumerate(stacks):
         lead = f"{STACK_NAMES[k]}: "
