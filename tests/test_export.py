@@ -460,3 +460,18 @@ def test_a_score_sheet_of_many_players_keeps_the_move_readable_and_the_names_dis
     font, heads = export._header_names(ImageDraw.Draw(img), setup["players"], col_w - 12)
     flat = [" ".join(h) for h in heads]
     assert len(set(flat)) == n and not any("~" in h for h in flat), flat
+
+
+def test_names_the_sheet_s_font_lacks_stay_apart_with_their_seat(tally):
+    """Issue 34: "李华" and "王芳" both drew as two boxes on the PNG sheet (its font has no
+    Chinese): the sheet's texts give each the seat's number, "李华 (1)", "王芳 (2)"."""
+    j = Journal(":memory:", clock=clock())
+    play_tally(j, ["roll", "gain 3", "pass", "roll", "gain 2"], players=("李华", "王芳"))
+    (s,) = export.summaries(j)
+    img = export.score_sheet(s)
+    data = export._seated(export.sheet_lines(s), s.players, export._font(18))
+    assert data["header"][2:] == ["李华 (1)", "王芳 (2)"]
+    assert data["rows"][0][1].startswith("李华 (1)") and data["result"] == "Winner: 李华 (1)"
+    plain = play_tally(Journal(":memory:", clock=clock()), ["roll"], players=("Ann", "Bob"))
+    assert plain and export.sheet_lines(s)["header"][2:] == ["李华", "王芳"]  # the data keep the names
+    assert img.width == 800
