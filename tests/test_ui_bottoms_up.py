@@ -331,7 +331,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     assert_matches_reference(app.frame(), "bu_yellow")
     # open space first, always in view and said to end the move; the cursor on the first group
     assert [r.label for r in game_screen(app).rows()] == [
-        "open space: end move", "onto A: gS bM", "onto C: yS", "onto D: wS"]
+        "open space: stop", "onto A: gS bM", "onto C: yS", "onto D: wS"]
     assert game_screen(app).index == 1
     press(app, "left")  # the turn so far
     assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B, so far"
@@ -594,7 +594,7 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
         press(app, "ok")
         assert isinstance(app.top, Pages) and app.top.title == "Scores"
         lines = app.top.lines
-        assert lines[0] == ("lone pieces score too" if lone else "only stacks score")
+        assert lines[0] == ("stacks + lone pieces" if lone else "only stacks score")
         for i, name in enumerate(st.players):
             row = next(x for x in lines if x.startswith(name))
             assert row.split()[-1] == str(st.final_scores()[i]) and st.secrets[i].value in row

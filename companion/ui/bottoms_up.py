@@ -530,7 +530,7 @@ class PieceGrid:
                 cell = z.letter if self.counts is None else f"{z.letter}{n}"
                 x = self.CELL_X + j * self.CELL_W
                 c.text(x, y, cell, invert=(k == self.row and self.size == z))
-        c.scrollbar(self.top, shown, len(rows))
+        c.scrollbar(self.top, shown, len(rows), top=TITLE_H + first_row * LINE_H)  # beside the rows only
 
 
 def presses_for_place(st: BottomsUpState, move: Place) -> list[Key]:
@@ -755,7 +755,7 @@ def top_of(st: BottomsUpState, label: str) -> Piece:
 
 def score_lines(st: BottomsUpState) -> list[str]:
     """Per player: color and score, then what scored for them (BU-11)."""
-    out = [_("lone pieces score too") if st.lone_count else _("only stacks score")]
+    out = [_("stacks + lone pieces") if st.lone_count else _("only stacks score")]  # 20: beside a scroll bar
     breakdown = st.score_breakdown()
     scores = st.final_scores()
     short = short_names(st.players, 9)
@@ -1019,7 +1019,7 @@ class BottomsUpScreen(SessionScreen):
             return Item(head.format(stack=stack_text(m.target, tg.pieces, room)), act)
         if isinstance(m, YellowChoice):
             # said to end the move (BU-9: open space queues nothing; issue 13)
-            return Item(_("open space: end move"), act)
+            return Item(_("open space: stop"), act)  # 16: a free cell before the scroll mark
         if isinstance(m, Reveal):  # BU-3: the color drawn at the table
             return Item(color_word(m.color), act)
         return Item(o.label, act)  # pragma: no cover - every decision is above

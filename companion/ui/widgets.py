@@ -145,8 +145,8 @@ class ChoiceList:
             label = fit(item_text(it, room), room)
             c.row(first + i, label if it.enabled else f"({label})",
                   selected=(self.top + i == self.index), x=self.x)
-        if self.mark == "bar":
-            c.scrollbar(self.top, n, len(items))
+        if self.mark == "bar":  # beside the list's rows (not the lines above them)
+            c.scrollbar(self.top, n, len(items), top=TITLE_H + first * LINE_H)
         elif len(items) > n:  # a small scroll mark beside the rows
             y0 = TITLE_H + first * LINE_H
             h = n * LINE_H
