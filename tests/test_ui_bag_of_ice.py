@@ -585,13 +585,14 @@ def test_the_names_screen_is_titled_as_in_the_other_games(tmp_path, language):
 
 
 def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
-    """Two players (B-10 applies): the turn screen's hint line says the advice plays
-    to win ("pour gagner : piocher"); with the advice setting on the turn score (B-9)
-    it is the bust chance and the hint. The two are told apart in French too (the
-    English "bust 15.9%  win: draw" does not fit 21 French characters)."""
+    """Two players (B-10 applies): the turn screen says the advice plays to win;
+    with the advice setting on the turn score (B-9) it is the bust chance and the
+    hint. The two are told apart in French too (the English "bust 15.9%  win: draw"
+    does not fit 21 French characters): the hint line keeps the bust chance (issue
+    34), and the Roll row says "gagne 54%" where the other says "moy. 3"."""
     from companion import i18n
     from companion.ui import draw
-    lines = {}
+    lines, rows = {}, {}
     try:
         for advice in ("win", "score"):
             (tmp_path / advice).mkdir()
@@ -606,11 +607,12 @@ def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
             (line,) = [t for t in draw.DRAWN if t.endswith(hints)]
             assert len(line) <= 21
             lines[advice] = line
+            rows[advice] = [t for t in draw.DRAWN if t.startswith(i18n._("Roll & draw"))]
     finally:
         draw.DRAWN = None
         i18n.set_language("en")
-    assert lines["win"].startswith("pour gagner : "), lines
-    assert "gagner" not in lines["score"] and lines["score"].startswith("risque "), lines
+    assert lines["win"].startswith("risque ") and lines["score"].startswith("risque "), lines
+    assert "gagne " in rows["win"][0] and "gagne" not in rows["score"][0], rows
 
 
 def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_path):

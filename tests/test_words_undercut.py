@@ -323,8 +323,8 @@ def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
     from companion.pieces import Piece
     from companion.ui.undercut import pieces_words
     i18n.set_language("fr")
-    line = i18n._("{name} takes back the marker and {pieces}.").format(
-        name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
+    line = i18n.ngettext("{name} takes back the marker and {pieces}.", "{name} takes back the marker and {pieces}.",
+                         2).format(name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
     assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
 
 
@@ -335,7 +335,9 @@ QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Øde
 def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
     """QA #9: the French picker dropped the bidder's name and, once a piece was
     added, the "Mise :" prefix. Both languages carry the same facts: the value to
-    beat, who holds it, and "Bid:" before this bid's value; shorter words first."""
+    beat, who holds it, and "Bid:" before this bid's value where it fits. The words are
+    whole (issue 34: no "pc", "enc.", "pce"): the name is shortened alike where the two
+    lines need it, and the French row gives way to the value alone."""
     from companion.i18n import _, set_language
     app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
     set_language(language)
@@ -349,12 +351,14 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
         app.frame()
         beat = " ".join(draw.DRAWN[2:4])  # under the title and its verdict
         assert beat.startswith(_("To beat: {value}").format(value="")[:-1])
-        assert "(Élodie-Marie)" in beat  # the whole name: the value says it in shorter words
+        from companion.names import reads_as
+        holder = beat[beat.rindex("(") + 1:beat.rindex(")")]
+        assert holder == "Élodie-Marie" if language == "en" else reads_as(holder, "Élodie-Marie"), beat
         press(app, "down,down,down,ok")  # add a medium: this bid is 3 pips, 1 piece
         draw.DRAWN = []
         app.frame()
-        bid_row = next(t for t in draw.DRAWN if t.startswith(_("Bid: {value}").format(value="")))
-        assert bid_row == {"en": "Bid: 3 pips, 1 piece", "fr": "Mise : 3 enc., 1 pce"}[language]
+        bid_row = next(t for t in draw.DRAWN if "3 pips" in t or "3 encoches" in t)
+        assert bid_row == {"en": "Bid: 3 pips,1 piece", "fr": "3 encoches, 1 pièce"}[language]
         assert CLIPS.count == 0, CLIPS.examples
     finally:
         draw.DRAWN = None

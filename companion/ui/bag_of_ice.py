@@ -688,29 +688,26 @@ class BagOfIceScreen(SessionScreen):
                 _("Bank +{n}").format(n=n)]
 
     def bank_row(self) -> tuple[str, str]:
-        """The Bank row: its label and, right, the chance to win (B-10) or WIN (B-6)."""
+        """The Bank row: its label (with the total after banking) and, right, the
+        chance to win (B-10) or WIN (B-6). Where "win 48%" and the total do not fit
+        together (French "Garder +2 = 2"), the chance is said "48%", under the Roll
+        row's "gagne 54%": the total stays (issue 34)."""
         st: BagOfIceState = self.state
         new = st.totals[st.active or 0] + self.advice().bank_score
         w = self.win()
+        labels = self.bank_labels()
         right = ""
         if w is not None and new < st.target:  # B-10: the chance to win of each
             right = self.win_text(w.bank)
+            if len(labels[1]) + 1 + len(right) > ChoiceList.ROOM:
+                right = f"{round(w.bank * 100)}%"
         elif new >= st.target:  # B-6
             right = _("WIN")
-        return first_fit(*self.bank_labels(), width=ChoiceList.ROOM - (len(right) + 1 if right else 0)), right
+        return first_fit(*labels, width=ChoiceList.ROOM - (len(right) + 1 if right else 0)), right
 
-    def win_words(self) -> bool:
-        """Whether a chance to win is said "win 48%", else "48%" alone, in both rows: the
-        Bank row keeps the total after banking beside it (French "Garder +2 = 2    48%")."""
-        w = self.win()
-        if w is None:
-            return True
-        right = _("win {p}").format(p=f"{round(w.bank * 100)}%")
-        return len(self.bank_labels()[1]) + 1 + len(right) <= ChoiceList.ROOM
-
-    def win_text(self, p: float) -> str:
-        text = f"{round(p * 100)}%"
-        return _("win {p}").format(p=text) if self.win_words() else text
+    @staticmethod
+    def win_text(p: float) -> str:
+        return _("win {p}").format(p=f"{round(p * 100)}%")
 
     def rows(self) -> list[Item]:
         st: BagOfIceState = self.state

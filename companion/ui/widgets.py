@@ -108,13 +108,14 @@ class ChoiceList:
     ``x``: where labels start; ``mark``: ``"bar"`` (the screen's scroll bar)
     or ``"side"`` (a small mark beside the rows only)."""
 
-    ROOM = 20  # characters of a row from x=7: a free column before the last one
-    ROOM_SCROLLED = ROOM - 1  # with a scroll mark: a free cell before it (text never meets it)
+    ROOM = 20  # characters of a row from x=7 (or 6): a free column before the last one
 
-    @classmethod
-    def room(cls, rows: int, shown: int = ROWS) -> int:
-        """The characters of a row in a list of ``rows`` rows showing ``shown``."""
-        return cls.ROOM_SCROLLED if rows > shown else cls.ROOM
+    @staticmethod
+    def room(rows: int, shown: int = ROWS, x: int = 7) -> int:
+        """The characters of a row from ``x`` in a list of ``rows`` rows showing
+        ``shown``: with a scroll mark, the cells stop before the column beside it
+        (text that meets the mark is counted as clipped, issue 34): 19 from x=7."""
+        return (WIDTH - x - (2 if rows > shown else 0)) // CHAR_W
 
     def __init__(self, *, x: int = 7, mark: str = "bar"):
         self.index = 0
@@ -140,7 +141,7 @@ class ChoiceList:
 
     def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS) -> None:
         self.top = scrolled(self.index, self.top, n)
-        room = self.room(len(items), n)
+        room = self.room(len(items), n, self.x)
         for i, it in enumerate(items[self.top:self.top + n]):
             label = fit(item_text(it, room), room)
             c.row(first + i, label if it.enabled else f"({label})",
