@@ -822,7 +822,7 @@ def test_a_shared_win_lists_the_winners_apart_BU12(n):
 
 
 def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
-    """BU-11's house rule "lone pieces count": "Pièce isolée  compte / ignorée", the
+    """BU-11's house rule "lone pieces count": "Pièce seule  compte / ignorée", the
     same words in Settings and in the game's options, whole on the row (it said
     "Pièces seules  oui / non")."""
     from companion import i18n
@@ -831,14 +831,14 @@ def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
         app = make_app(tmp_path, settings=Settings(language="fr"))
         press(app, "down,down,down,ok")  # Settings
         rows = {it.label: it.right for it in app.top.items}
-        assert rows.get("Pièce isolée") == "ignorée", rows
-        press(app, ",".join(["down"] * list(rows).index("Pièce isolée") + ["ok"]))  # toggle
-        assert {it.label: it.right for it in app.top.items}["Pièce isolée"] == "compte"
+        assert rows.get("Pièce seule") == "ignorée", rows
+        press(app, ",".join(["down"] * list(rows).index("Pièce seule") + ["ok"]))  # toggle
+        assert {it.label: it.right for it in app.top.items}["Pièce seule"] == "compte"
         press(app, "back,back")
         clipped = draw.CLIPS.count
         press(app, BU + ",ok,ok")  # New game, Bottoms Up, players, names: the options
         rows = {it.label: it.right for it in app.top.items}
-        assert rows.get("Pièce isolée") == "compte", rows  # the setting is the default
+        assert rows.get("Pièce seule") == "compte", rows  # the setting is the default
         app.frame()
         assert draw.CLIPS.count == clipped
     finally:
