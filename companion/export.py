@@ -15,14 +15,15 @@ import dataclasses
 
 import csv
 import io
+import re
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .engine import CHANCE, Move, State
 from .errors import CompanionError
-from .names import short_names
+from .names import seated_apart, short_names
 from .records import Event, Fold, new_state
 
 __all__ = [
@@ -402,6 +403,36 @@ def _header_names(d, names: Sequence[str], width: float) -> tuple[Any, list[list
     return font, [[_clip(d, n, font, width)] for n in names]
 
 
+def _drawable(font) -> Callable[[str], bool]:
+    """Whether ``font`` has a character: its mask differs from that of one no font has."""
+    def mask(ch: str) -> tuple[tuple[int, int], bytes]:
+        m = font.getmask(ch)
+        return m.size, bytes(m)
+    none = mask("\U0010fffd")
+
+    def drawable(ch: str) -> bool:
+        return ch.isspace() or mask(ch) != none
+    return drawable
+
+
+def _seated(data: dict[str, Any], players: Sequence[str], font) -> dict[str, Any]:
+    """The sheet's texts with a seat's number after each name that would draw like
+    another in ``font`` ("李华 (1)", "王芳 (2)": the font lacks both, issue 34)."""
+    apart = dict(zip(players, seated_apart(players, _drawable(font))))
+    apart = {n: a for n, a in apart.items() if n != a}
+    if not apart:
+        return data
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(apart, key=len, reverse=True)))
+
+    def mark(v: Any) -> Any:
+        if isinstance(v, str):
+            return pattern.sub(lambda m: apart[m.group(0)], v)
+        if isinstance(v, list):
+            return [mark(x) for x in v]
+        return v
+    return {k: mark(v) for k, v in data.items()}
+
+
 def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     """A white PNG-ready RGB image: title, players, one row per score change
     (what happened wrapped on up to four lines, so the combo turned in is
@@ -409,8 +440,8 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     players' names head their columns in one size: the largest all of them
     fit in."""
     from PIL import Image, ImageDraw
-    data = sheet_lines(summary)
     big, mid, small = _font(30), _font(20), _font(18)
+    data = _seated(sheet_lines(summary), summary.players, small)
     pad, row_h, line_h = 24, 30, 22
     n_players = len(data["header"]) - 2
     # the move keeps room to be read (MOVE_MIN_W): more players narrow the score columns

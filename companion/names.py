@@ -21,9 +21,9 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Sequence
+from typing import Callable, Sequence
 
-__all__ = ["NAME_MAX", "clean_name", "short_names"]
+__all__ = ["NAME_MAX", "clean_name", "seated_apart", "short_names"]
 
 NAME_MAX = 12
 
@@ -176,3 +176,16 @@ def _short_names(names: tuple[str, ...], width: int) -> tuple[str, ...]:
                     out[i] = next((f for f in tries if f not in taken), out[i])
                     taken.add(out[i])
     return tuple(out)
+
+
+def seated_apart(names: Sequence[str], drawable: Callable[[str], bool]) -> tuple[str, ...]:
+    """Every name, with its seat's number after it ("李华 (1)", "王芳 (2)") where it
+    would draw like another name of the table in a font whose characters are
+    ``drawable`` (the ones it lacks all drawn as one box): names must stay
+    distinct wherever they are shown (issue 34). The others stay as they are.
+
+    >>> seated_apart(["李华", "王芳", "Ann"], lambda ch: ch.isascii())
+    ('李华 (1)', '王芳 (2)', 'Ann')
+    """
+    drawn = ["".join(ch if drawable(ch) else "\ufffd" for ch in n).casefold() for n in names]
+    return tuple(f"{n} ({i + 1})" if drawn.count(drawn[i]) > 1 else n for i, n in enumerate(names))

@@ -528,3 +528,18 @@ def test_csv_and_png_of_a_game_not_yet_over_never_show_a_secret_color_V1(tmp_pat
     assert lines["rows"] == [] and "secret" not in json.dumps(lines)
     assert main(["export", str(s.id), "--journal", path, "--format", "png", "-o", str(tmp_path / "s.png"),
                  "--with-secrets"]) == 0
+
+
+def test_names_the_sheet_s_font_lacks_stay_apart_with_their_seat(tally):
+    """Issue 34: "李华" and "王芳" both drew as two boxes on the PNG sheet (its font has no
+    Chinese): the sheet's texts give each the seat's number, "李华 (1)", "王芳 (2)"."""
+    j = Journal(":memory:", clock=clock())
+    play_tally(j, ["roll", "gain 3", "pass", "roll", "gain 2"], players=("李华", "王芳"))
+    (s,) = export.summaries(j)
+    img = export.score_sheet(s)
+    data = export._seated(export.sheet_lines(s), s.players, export._font(18))
+    assert data["header"][2:] == ["李华 (1)", "王芳 (2)"]
+    assert data["rows"][0][1].startswith("李华 (1)") and data["result"] == "Winner: 李华 (1)"
+    plain = play_tally(Journal(":memory:", clock=clock()), ["roll"], players=("Ann", "Bob"))
+    assert plain and export.sheet_lines(s)["header"][2:] == ["李华", "王芳"]  # the data keep the names
+    assert img.width == 800

@@ -242,3 +242,26 @@ def test_a_mo_with_another_plural_rule_still_fails(monkeypatch, tmp_path):
     data = _compiled_fr(monkeypatch, "2.18.0", other_rule)
     assert b"Plural-Forms: nplurals=1" in data
     assert any("not compiled from its .po" in p for p in _problems_with_mo(monkeypatch, tmp_path, data))
+
+
+def test_text_that_meets_a_scroll_bar_is_counted():
+    """Issue 34: "Alexandra" in the auction list and the bid picker's "0/1" ended one
+    column before the scroll mark (their cells reached column 126) and were not
+    counted. A text whose cells reach the column beside a scroll mark, in rows the
+    mark runs along, is counted, drawn before or after the mark."""
+    CLIPS.reset()
+    c = Canvas()
+    c.row(0, "A gL bM rS Alexandra")  # 20 characters from x=7: cells up to column 126
+    c.row(1, "short")
+    c.scrollbar(0, 5, 9)
+    c.row(2, "B gL bM rS Alexandra")
+    assert CLIPS.count == 2 and CLIPS.examples == ["A gL bM rS Alexandra", "B gL bM rS Alexandra"]
+    CLIPS.reset()
+    c = Canvas()
+    c.row(0, "A gL bM rS Alexandr")  # 19: a free cell before the mark
+    c.title("Title", "1/9")  # the title's right tag is above the mark
+    c.scrollbar(0, 5, 9)
+    assert CLIPS.count == 0
+    c = Canvas()
+    c.row(0, "A gL bM rS Alexandra")  # no scroll mark: the last column is free
+    assert CLIPS.count == 0

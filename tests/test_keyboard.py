@@ -91,3 +91,29 @@ def test_the_name_shows_as_typed_and_the_frame_changes_little_per_move(tmp_path)
     assert 0 < diff < 2 * 14 * 10 + 1  # two cells' worth of pixels
     app.handle(Key.OK)
     assert kb.text == "N"
+
+
+def test_every_key_is_one_character_the_font_draws_in_both_cases():
+    """Issue 34: the second Greek page ("ώύ") drew garbled, overlapping keys: the
+    capitals of ΐ and ΰ are three code points each. Every key, small or capital,
+    is one character of the font, and fits its cell."""
+    from companion.ui.glyphs import has_glyph
+    from companion.ui.keyboard import CELL_W, CHAR_W, PAGES, capital
+    for tag, letters in PAGES:
+        for ch in letters:
+            for key in (ch, capital(ch)):
+                assert len(key) == 1 and has_glyph(key) and CHAR_W * len(key) <= CELL_W, (tag, ch, key)
+    assert capital("ύ") == "Ύ" and capital("ΐ") == "ΐ" and capital("ß") == "ß"
+
+
+def test_a_letter_from_another_page_brings_the_first_page_back(tmp_path):
+    """Issue 34: after "Ł" the keyboard stayed on its page and a–z took 6 more presses
+    of "…" ("Łukasz" about 35 presses, 45 as the bench counts). A letter from an accent
+    page brings a–z back; "Łukasz" takes 33 presses (the bench's presses_name_other_page)."""
+    keys = presses_for("Łukasz")
+    _app, kb, _got = typed(tmp_path, keys[:keys.index(Key.OK, 8) + 1])  # "…" twice, then Ł
+    assert kb.text == "Ł" and PAGES[kb.page][0] == "abc"
+    _app, kb, got = typed(tmp_path / "all", keys)
+    assert got == ["Łukasz"] and len(keys) == 33
+    _app, kb, got = typed(tmp_path / "cyr", presses_for("Маша")[:-1])  # ш is on the second page
+    assert kb.text == "Маша" and PAGES[kb.page][0] == "абв"

@@ -63,3 +63,21 @@ def test_bottoms_up_titles_name_the_active_player_recognisably(tmp_path):
     assert "M-Claire: recolor rS" in texts
     texts = drawn(app, "ok")  # blue chosen: the turn's result, its turn tag left out for the name
     assert "Marie-Claire: bS on A" in texts and "turn 1" not in texts
+
+
+def test_names_in_a_script_the_font_lacks_draw_apart_issue_34(tmp_path):
+    """Issue 34: "李华" and "王芳" both drew as "□□" on every screen: the font draws
+    every character it lacks as one replacement box. Each such character is now a box
+    holding its code point, so two different names never draw alike, shortened or
+    not, on any screen: here the Bag of Ice score screen, where both names stand."""
+    from companion.ui.glyphs import render
+    assert render("李华").tobytes() != render("王芳").tobytes()
+    sample = [chr(c) for c in range(0x4E00, 0x4E00 + 2000)] + ["😀", "🎲", "\u0600"]
+    assert len({render(ch).tobytes() for ch in sample}) == len(sample)
+    assert all(render(ch).getbbox() for ch in sample)
+    app = make_app(tmp_path, settings=Settings(players=("李华", "王芳")))
+    drawn(app, "ok,down,ok,down,ok,ok,ok,ok,ok")  # Bag of Ice, 2 players, the start
+    app.handle(Key.parse("right"))  # the score screen: both names, side by side
+    img = app.frame()
+    left, right = img.crop((1, 11, 13, 21)), img.crop((65, 11, 77, 21))
+    assert left.getbbox() and right.getbbox() and left.tobytes() != right.tobytes()

@@ -585,13 +585,14 @@ def test_the_names_screen_is_titled_as_in_the_other_games(tmp_path, language):
 
 
 def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
-    """Two players (B-10 applies): the turn screen's hint line says the advice plays
-    to win ("pour gagner : piocher"); with the advice setting on the turn score (B-9)
-    it is the bust chance and the hint. The two are told apart in French too (the
-    English "bust 15.9%  win: draw" does not fit 21 French characters)."""
+    """Two players (B-10 applies): the turn screen says the advice plays to win;
+    with the advice setting on the turn score (B-9) it is the bust chance and the
+    hint. The two are told apart in French too (the English "bust 15.9%  win: draw"
+    does not fit 21 French characters): the hint line keeps the bust chance (issue
+    34), and the Roll row says "gagne 54%" where the other says "moy. 3"."""
     from companion import i18n
     from companion.ui import draw
-    lines = {}
+    lines, rows = {}, {}
     try:
         for advice in ("win", "score"):
             (tmp_path / advice).mkdir()
@@ -606,11 +607,12 @@ def test_the_french_hint_line_says_which_advice_it_gives_B9_B10(tmp_path):
             (line,) = [t for t in draw.DRAWN if t.endswith(hints)]
             assert len(line) <= 21
             lines[advice] = line
+            rows[advice] = [t for t in draw.DRAWN if t.startswith(i18n._("Roll & draw"))]
     finally:
         draw.DRAWN = None
         i18n.set_language("en")
-    assert lines["win"].startswith("pour gagner : "), lines
-    assert "gagner" not in lines["score"] and lines["score"].startswith("risque "), lines
+    assert lines["win"].startswith("risque ") and lines["score"].startswith("risque "), lines
+    assert "gagne " in rows["win"][0] and "gagne" not in rows["score"][0], rows
 
 
 def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_path):
@@ -795,3 +797,27 @@ def test_a_game_ended_by_its_last_move_comes_back_after_a_restart(tmp_path):
     assert state(again).phase == "over"
     press(again, "back,ok")  # the session menu's first row on a finished game: Leave
     assert isinstance(again.top, MainMenu) and again.top.items[0].label == "New game"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language_issue_34(tmp_path, language):
+    """Two players (B-10's chance to win on the rows): the French screen left out the
+    bust chance ("pour gagner : piocher") and the total after banking ("Garder +2"
+    with no "= 2"), both of which the English screen shows."""
+    from companion import i18n
+    from companion.ui import draw
+    app = make_app(tmp_path, seed=5, settings=Settings(players=("Ann", "Bob"), language=language))
+    try:
+        press(app, "ok,down,ok,down,ok,ok,ok,ok,ok,ok")  # Bag of Ice, 2 players, start, a draw
+        st = app.top.state
+        assert isinstance(app.top, BagOfIceScreen) and st.phase == "decide" and st.drawn
+        draw.DRAWN = drawn = []
+        app.frame()
+        pct_text = pct(advice_for(st).bust_chance)
+        total = st.totals[st.active] + advice_for(st).bank_score
+        assert any(pct_text in t for t in drawn), drawn
+        bank = i18n._("Bank +{n}").format(n=advice_for(st).bank_score)
+        assert any(t.startswith(bank) and f"= {total}" in t for t in drawn), drawn
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")

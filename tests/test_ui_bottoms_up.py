@@ -381,7 +381,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     assert_matches_reference(app.frame(), "bu_yellow")
     # open space first, always in view and said to end the move; the cursor on the first group
     assert [r.label for r in game_screen(app).rows()] == [
-        "open space: end move", "onto A: gS bM", "onto C: yS", "onto D: wS"]
+        "open space: stop", "onto A: gS bM", "onto C: yS", "onto D: wS"]
     assert game_screen(app).index == 1
     press(app, "left")  # the turn so far
     assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B, so far"
@@ -644,7 +644,7 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
         press(app, "ok")
         assert isinstance(app.top, Pages) and app.top.title == "Scores"
         lines = app.top.lines
-        assert lines[0] == ("lone pieces score too" if lone else "only stacks score")
+        assert lines[0] == ("stacks + lone pieces" if lone else "only stacks score")
         for i, name in enumerate(st.players):
             row = next(x for x in lines if x.startswith(name))
             assert row.split()[-1] == str(st.final_scores()[i]) and st.secrets[i].value in row
@@ -872,7 +872,7 @@ def test_a_shared_win_lists_the_winners_apart_BU12(n):
 
 
 def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
-    """BU-11's house rule "lone pieces count": "Pièce isolée  compte / ignorée", the
+    """BU-11's house rule "lone pieces count": "Pièce seule  compte / ignorée", the
     same words in Settings and in the game's options, whole on the row (it said
     "Pièces seules  oui / non")."""
     from companion import i18n
@@ -881,14 +881,14 @@ def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
         app = make_app(tmp_path, settings=Settings(language="fr"))
         press(app, "down,down,down,ok")  # Settings
         rows = {it.label: it.right for it in app.top.items}
-        assert rows.get("Pièce isolée") == "ignorée", rows
-        press(app, ",".join(["down"] * list(rows).index("Pièce isolée") + ["ok"]))  # toggle
-        assert {it.label: it.right for it in app.top.items}["Pièce isolée"] == "compte"
+        assert rows.get("Pièce seule") == "ignorée", rows
+        press(app, ",".join(["down"] * list(rows).index("Pièce seule") + ["ok"]))  # toggle
+        assert {it.label: it.right for it in app.top.items}["Pièce seule"] == "compte"
         press(app, "back,back")
         clipped = draw.CLIPS.count
         press(app, BU + ",ok,ok")  # New game, Bottoms Up, players, names: the options
         rows = {it.label: it.right for it in app.top.items}
-        assert rows.get("Pièce isolée") == "compte", rows  # the setting is the default
+        assert rows.get("Pièce seule") == "compte", rows  # the setting is the default
         app.frame()
         assert draw.CLIPS.count == clipped
     finally:

@@ -577,3 +577,75 @@ def test_hold_back_on_a_round_summary_asks_the_undo_question(tmp_path):
     press(app, "hold-back")
     assert isinstance(app.top, Confirm) and app.top.question.startswith("Undo: ")
     assert app.stack[app.stack.index(under) + 1] is app.top  # the pages closed, the box over the game
+
+
+def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
+    """Issue 34: "Alexandra" in the auction list and "0/1" in the bid picker ran up to
+    the column beside the scroll mark. A list with a mark keeps a free cell before it."""
+    from companion.config import Settings
+    from companion.ui.draw import CLIPS
+    app = make_app(tmp_path, settings=Settings(players=["Alexandra", "Bo", "Cy", "Di", "Ed"]))
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+    while not (isinstance(app.top, UndercutScreen) and state(app).phase == "bidding"):
+        press(app, "ok")
+    CLIPS.reset()
+    img = press(app, "ok,ok,down")  # Alexandra bids zero on A: her name is on the right of row A
+    assert any("Alexandr" in it.right for it in game_screen(app).rows())
+    for _ in range(8):
+        img = press(app, "down")  # the rows under the name: no text in the last cell before the mark
+        assert not any(img.getpixel((x, y)) for x in range(121, 127) for y in range(31, 64)), "text by the mark"
+    press(app, "up,up,up,up,up,up,up,up,up,ok")  # a bid picker (a hand of several kinds)
+    picker = app.top
+    assert isinstance(picker, BidPicker)
+    if 1 + len(picker.have) > 4:  # a scroll mark beside the rows under "No bid yet."
+        for _ in range(6):
+            img = press(app, "down")
+            assert not any(img.getpixel((x, y)) for x in range(121, 127) for y in range(21, 64))
+    assert CLIPS.count == 0, CLIPS.examples
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_5_player_round_summary_shows_its_end_on_the_first_ok_and_closes_on_the_next_issue_34(
+        tmp_path, language):
+    """Issue 34: with five long names the round summary (U-11) took three pages: the
+    first OK turned one page, the end needed two and closing three. The README says
+    the first OK shows the end: every summary, and every "Stacks from the tray" (U-7),
+    holds two screens at most, so OK shows its end and the next OK closes it."""
+    from companion import i18n
+    from companion.config import Settings
+    names = ["Alexandrinas", "Bartholomews", "Christophers", "Maximilianus", "Evangelinexx"]
+    app = make_app(tmp_path, settings=Settings(players=names, language=language))
+    try:
+        press(app, "ok,ok,up,ok,ok,ok")  # Undercut, 5 players, full table, virtual bag
+        titles = (i18n._("Round {n} over").format(n=1), i18n._("Round {n} over").format(n=2),
+                  i18n._("Stacks from the tray"))
+        checked = 0
+        for _ in range(300):
+            top = app.top
+            if isinstance(top, Report) and top.title in titles:
+                assert top.offset == 0 and len(top.lines) <= 2 * top.shown, top.lines
+                if len(top.lines) > top.shown:
+                    press(app, "ok")
+                    assert app.top is top and top.lines[-1] in top.lines[top.offset:top.offset + top.shown]
+                press(app, "ok")
+                assert top not in app.stack
+                checked += 1
+                if state(app).round > 2:
+                    break
+                continue
+            press(app, "ok")
+        assert checked >= 4
+    finally:
+        i18n.set_language("en")
+
+
+def test_stacks_from_the_tray_with_long_colour_words_fit_two_screens_U7():
+    """"B: yellow/yellow/yellow" is longer than a line: each piece got a line of its own,
+    twelve lines for four stacks, three screens. The row goes on under itself instead."""
+    from companion.pieces import Piece
+    from companion.ui.undercut import stack_lines
+    st = [[Piece.parse(c) for c in row.split()] for row in ("yL yM yS", "gL bM rS", "yL yM gS", "kL kM kS")]
+    lines = stack_lines(st)
+    assert lines == ["large/medium/small", "A: yellow/yellow/", "   yellow", "B: green/blue/red",
+                     "C: yellow/yellow/", "   green", "D: black/black/black"]
+    assert all(len(t) <= 20 for t in lines)

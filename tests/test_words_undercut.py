@@ -323,8 +323,8 @@ def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
     from companion.pieces import Piece
     from companion.ui.undercut import pieces_words
     i18n.set_language("fr")
-    line = i18n._("{name} takes back the marker and {pieces}.").format(
-        name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
+    line = i18n.ngettext("{name} takes back the marker and {pieces}.", "{name} takes back the marker and {pieces}.",
+                         2).format(name="Anne", pieces=pieces_words([Piece.parse("rS"), Piece.parse("rS")]))
     assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
 
 
@@ -335,7 +335,9 @@ QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Øde
 def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
     """QA #9: the French picker dropped the bidder's name and, once a piece was
     added, the "Mise :" prefix. Both languages carry the same facts: the value to
-    beat, who holds it, and "Bid:" before this bid's value; shorter words first."""
+    beat, who holds it, and "Bid:" before this bid's value where it fits. The words are
+    whole (issue 34: no "pc", "enc.", "pce"): the name is shortened alike where the two
+    lines need it, and the French row gives way to the value alone."""
     from companion.i18n import _, set_language
     app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
     set_language(language)
@@ -348,13 +350,15 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
         draw.DRAWN = []
         app.frame()
         beat = " ".join(draw.DRAWN[2:4])  # under the title and its verdict
-        assert beat.startswith(_("To beat: {value}").format(value="")[:-1])
-        assert "(Élodie-Marie)" in beat  # the whole name: the value says it in shorter words
+        assert beat.startswith(_("To beat: {value}").format(value="").split()[0])
+        from companion.names import reads_as
+        holder = beat[beat.index("(") + 1:beat.index(")")]
+        assert holder == "Élodie-Marie" if language == "en" else reads_as(holder, "Élodie-Marie"), beat
         press(app, "down,down,down,ok")  # add a medium: this bid is 3 pips, 1 piece
         draw.DRAWN = []
         app.frame()
-        bid_row = next(t for t in draw.DRAWN if t.startswith(_("Bid: {value}").format(value="")))
-        assert bid_row == {"en": "Bid: 3 pips, 1 piece", "fr": "Mise : 3 enc., 1 pce"}[language]
+        bid_row = next(t for t in draw.DRAWN if "3 pips" in t or "3 encoches" in t)
+        assert bid_row == {"en": "Bid: 3 pips,1 piece", "fr": "3 encoches, 1 pièce"}[language]
         assert CLIPS.count == 0, CLIPS.examples
     finally:
         draw.DRAWN = None
@@ -434,11 +438,56 @@ def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path
         assert drawn[-1] == i18n._("OK: all scores")
 
 
-def test_a_bid_value_keeps_the_plural_of_pips_while_there_is_room():
-    """QA 3: the picker's row read "Bid: 4 pip, 2 pc" where "4 pips, 2 pc" fits
-    (20 characters a row): the abbreviated pips come only after that."""
+def test_a_bid_value_is_said_in_whole_words_issue_34():
+    """QA 3 kept "4 pips" plural; issue 34: "2 pips, 2 pc" and, in French, "1 enc.,
+    1 pce" are not words. The value is written out; a tight row loses a space, not letters."""
+    from companion import i18n
     from companion.ui.undercut import value_forms
-    assert value_forms((4, 2)) == ["4 pips, 2 pieces", "4 pips, 2 pc", "4 pip, 2 pc", "4 pip,2 pc"]
-    assert value_forms((1, 1))[:2] == ["1 pip, 1 piece", "1 pip, 1 pc"]
+    assert value_forms((4, 2)) == ["4 pips, 2 pieces", "4 pips,2 pieces"]
+    assert value_forms((1, 1)) == ["1 pip, 1 piece", "1 pip,1 piece"]
     assert value_forms((0, 0)) == ["marker only"]
-    assert next(t for t in ["Bid: " + v for v in value_forms((4, 2))] if len(t) <= 20) == "Bid: 4 pips, 2 pc"
+    try:
+        i18n.set_language("fr")
+        assert value_forms((1, 1)) == ["1 encoche, 1 pièce", "1 encoche,1 pièce"]
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_bid_picker_writes_its_words_issue_34(tmp_path, language):
+    """The picker's rows and the bid to beat: no "pc", "pce" or "enc." in any frame."""
+    from companion import i18n
+    from companion.config import Settings
+    from companion.ui import draw
+    app = make_app(tmp_path, settings=Settings(players=["Alexandrinas", "Bo", "Cy"], language=language))
+    press(app, "ok,ok,ok,ok,ok")  # Undercut, 3 players, full table, virtual bag
+    try:
+        draw.DRAWN = drawn = []
+        for _ in range(60):
+            top = app.top
+            if type(top).__name__ == "UndercutScreen" and top.state.phase == "bidding":
+                press(app, "ok,down,ok,up,ok")  # the picker: a piece, then the bid (lower or not)
+                press(app, "back,back")
+            else:
+                press(app, "ok")
+        assert any(i18n._("Bid on {stack}").format(stack="A") in t for t in drawn)
+        words = {w.strip(".,()") for t in drawn for w in t.split()}
+        assert not words & {"pc", "pce", "enc", "pip,", "pc,"}, sorted(words & {"pc", "pce", "enc"})
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")
+
+
+def test_french_plurals_of_pieces_issue_34():
+    """"ses pièces" was said of one piece, and "seules yL" of one loose piece."""
+    from companion import i18n
+    try:
+        i18n.set_language("fr")
+        one = i18n.ngettext("{name} takes back the marker and {pieces}.", "{name} takes back the marker and {pieces}.", 1)
+        assert "sa pièce" in one and "ses" not in one
+        assert i18n.ngettext("loose {pieces}", "loose {pieces}", 1).startswith("seule ")
+        assert i18n.ngettext("loose {pieces}", "loose {pieces}", 2).startswith("seules ")
+        moved = i18n.ngettext("{label}: gone, its piece moved", "{label}: gone, its pieces moved", 1)
+        assert "sa pièce déplacée" in moved
+    finally:
+        i18n.set_language("en")

@@ -250,7 +250,7 @@ def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
     for t in arr.trees:  # 20 wide: a free column before the scroll bar of a long summary
         lines += spread(tree_text(t.pieces, t.kind), f"+{t.points}", COLS - 1)
     if arr.loose:
-        lines += spread(_("loose {pieces}").format(pieces=pcs(arr.loose)),
+        lines += spread(ngettext("loose {pieces}", "loose {pieces}", len(arr.loose)).format(pieces=pcs(arr.loose)),
                         f"+{sum(p.pips for p in arr.loose)}", COLS - 1)
     if not before.drawn:
         lines.append(_("nothing drawn: +0"))
@@ -671,24 +671,43 @@ class BagOfIceScreen(SessionScreen):
                         right=f"{round(float(o_.bust_chance) * 100):>4}% {figure:>5}")
         if isinstance(m, Roll):
             w = self.win()
-            right = (_("win {p}").format(p=f"{round(w.draw * 100)}%") if w is not None
+            right = (self.win_text(w.draw) if w is not None
                      else _("avg {n}").format(n=avg(self.advice().expected_continue)))
             return Item(_("Roll & draw"), act, right=right)
         if isinstance(m, Bank):
-            adv = self.advice()
-            new = st.totals[st.active or 0] + adv.bank_score
-            w = self.win()
-            right = ""
-            if w is not None and new < st.target:  # B-10: the chance to win of each
-                right = _("win {p}").format(p=f"{round(w.bank * 100)}%")
-            elif new >= st.target:  # B-6
-                right = _("WIN")
-            room = ChoiceList.ROOM - (len(right) + 1 if right else 0)
-            label = first_fit(_("Bank +{n} = {total}").format(n=adv.bank_score, total=new),
-                              _("Bank +{n}={total}").format(n=adv.bank_score, total=new),
-                              _("Bank +{n}").format(n=adv.bank_score), width=room)
+            label, right = self.bank_row()
             return Item(label, act, right=right)
         return Item(o.label, act)
+
+    def bank_labels(self) -> list[str]:
+        """The Bank row's label, longest first: the points and the total they make (B-5)."""
+        st: BagOfIceState = self.state
+        n = self.advice().bank_score
+        new = st.totals[st.active or 0] + n
+        return [_("Bank +{n} = {total}").format(n=n, total=new), _("Bank +{n}={total}").format(n=n, total=new),
+                _("Bank +{n}").format(n=n)]
+
+    def bank_row(self) -> tuple[str, str]:
+        """The Bank row: its label (with the total after banking) and, right, the
+        chance to win (B-10) or WIN (B-6). Where "win 48%" and the total do not fit
+        together (French "Garder +2 = 2"), the chance is said "48%", under the Roll
+        row's "gagne 54%": the total stays (issue 34)."""
+        st: BagOfIceState = self.state
+        new = st.totals[st.active or 0] + self.advice().bank_score
+        w = self.win()
+        labels = self.bank_labels()
+        right = ""
+        if w is not None and new < st.target:  # B-10: the chance to win of each
+            right = self.win_text(w.bank)
+            if len(labels[1]) + 1 + len(right) > ChoiceList.ROOM:
+                right = f"{round(w.bank * 100)}%"
+        elif new >= st.target:  # B-6
+            right = _("WIN")
+        return first_fit(*labels, width=ChoiceList.ROOM - (len(right) + 1 if right else 0)), right
+
+    @staticmethod
+    def win_text(p: float) -> str:
+        return _("win {p}").format(p=f"{round(p * 100)}%")
 
     def rows(self) -> list[Item]:
         st: BagOfIceState = self.state
@@ -757,6 +776,7 @@ class BagOfIceScreen(SessionScreen):
             # (B-9): where the bust chance does not fit with it (French), it gives way
             h = hint_word(w.hint)
             line = first_fit(_("bust {p}  win: {hint}").format(p=p, hint=h),
+                             _("bust {p}, {hint}").format(p=p, hint=h),
                              _("to win: {hint}").format(hint=h))
         else:
             h = hint_word(adv.hint)

@@ -543,7 +543,7 @@ class PieceGrid:
                 cell = z.letter if self.counts is None else f"{z.letter}{n}"
                 x = self.CELL_X + j * self.CELL_W
                 c.text(x, y, cell, invert=(k == self.row and self.size == z))
-        c.scrollbar(self.top, shown, len(rows))
+        c.scrollbar(self.top, shown, len(rows), top=TITLE_H + first_row * LINE_H)  # beside the rows only
 
 
 def presses_for_place(st: BottomsUpState, move: Place) -> list[Key]:
@@ -622,15 +622,20 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
     return lines, changed & live
 
 
-def removed_stacks(session: Session, start: int, end: int | None = None) -> dict[str, list[Piece]]:
+def removed_stacks(session: Session, start: int, end: int | None = None,
+                   held: dict[str, int] | None = None) -> dict[str, list[Piece]]:
     """The stacks that moves ``start..end`` took off the field, each with the
     pieces destroyed there (BU-6, BU-8 item 5: red on white destroys both), so
-    the result names what the table must take off."""
+    the result names what the table must take off. ``held`` (when given) gets
+    each stack's last number of pieces (the plural of "its pieces moved")."""
     f = session.fold
+    held = {} if held is None else held
     end = len(f.moves) if end is None else end
     had = {g.label for g in state_as(BottomsUpState, f.states[start]).groups}
     destroyed: dict[str, list[Piece]] = {}
     for i in range(start, end):
+        for g in state_as(BottomsUpState, f.states[i]).groups:
+            held[g.label] = len(g.slots)
         after = state_as(BottomsUpState, f.states[i + 1])
         had |= set(after.last_changed)
         for step in after.last_steps:
@@ -640,15 +645,17 @@ def removed_stacks(session: Session, start: int, end: int | None = None) -> dict
     return {label: destroyed.get(label, []) for label in sorted(had - live, key=lambda x: (len(x), x))}
 
 
-def gone_lines(gone: dict[str, list[Piece]]) -> list[str]:
-    """``*B: gone, wS rS destroyed``: a stack the turn took off, marked as changed."""
+def gone_lines(gone: dict[str, list[Piece]], held: dict[str, int] | None = None) -> list[str]:
+    """``*B: gone, wS rS destroyed``: a stack the turn took off, marked as changed
+    (``held``: how many pieces each had, for "its piece moved" or "its pieces moved")."""
     out = []
     for label, pieces in gone.items():
         if pieces:
             text = ngettext("{label}: gone, {pieces} destroyed", "{label}: gone, {pieces} destroyed",
                             len(pieces)).format(label=label, pieces=" ".join(map(str, pieces)))
         else:  # its pieces moved away (BU-8 yellow)
-            text = _("{label}: gone, its pieces moved").format(label=label)
+            n = (held or {}).get(label, 2)
+            text = ngettext("{label}: gone, its piece moved", "{label}: gone, its pieces moved", n).format(label=label)
         first, *rest = wrap(text, LINE_CHARS - 1)
         out.append("*" + first)  # continuation lines under the first piece, as a stack's
         if rest:
@@ -667,9 +674,15 @@ class Pages(Report):
     def __init__(self, title: str, lines: list[str], *, right: str = "",
                  then: Callable[["App"], Any] | None = None, banner: str = "", read_through: bool = False):
         super().__init__(title, [], right=right, banner=banner)
-        self.lines = [w for line in lines for w in ([line] if len(line) <= LINE_CHARS else log_lines([line]))]
+        self.lines = self._fit_log(lines, LINE_CHARS)
+        if len(self.lines) > self.shown:  # a free column before the scroll bar
+            self.lines = self._fit_log(lines, LINE_CHARS - 1)
         self.then = then
         self.read_through = read_through
+
+    @staticmethod
+    def _fit_log(lines: list[str], width: int) -> list[str]:
+        return [w for line in lines for w in ([line] if len(line) <= width else log_lines([line], width))]
 
     def on_key(self, key: Key, app: "App") -> None:
         last = max(0, len(self.lines) - self.shown)
@@ -692,14 +705,14 @@ class Pages(Report):
         self.seen_to = max(self.seen_to, self.offset + self.shown)
 
 
-def log_lines(lines: list[str]) -> list[str]:
-    """Step-log lines wrapped to the screen, continuations indented."""
+def log_lines(lines: list[str], width: int = LINE_CHARS) -> list[str]:
+    """Step-log lines wrapped to the screen (``width`` characters), continuations indented."""
     out = []
     for line in lines:
-        first, *rest = wrap(line, LINE_CHARS)
+        first, *rest = wrap(line, width)
         out.append(first)
         if rest:
-            out += [" " + w for w in wrap(" ".join(rest), LINE_CHARS - 1)]
+            out += [" " + w for w in wrap(" ".join(rest), width - 1)]
     return out
 
 
@@ -729,7 +742,8 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     else:
         template = _("{name}: {piece} on {target}") if m.target else _("{name}: {piece}")
     title, right = named_title(template, before.players, before.active, right, piece=m.piece, target=m.target)
-    out = field_lines(st, changed, marks=True, gone=gone_lines(removed_stacks(session, start, end)))
+    held: dict[str, int] = {}
+    out = field_lines(st, changed, marks=True, gone=gone_lines(removed_stacks(session, start, end, held), held))
     out.append(_("steps so far:") if so_far else _("steps:"))
     out += log_lines(lines)
     return Pages(title, out, right=right)
@@ -754,7 +768,7 @@ def top_of(st: BottomsUpState, label: str) -> Piece:
 
 def score_lines(st: BottomsUpState) -> list[str]:
     """Per player: color and score, then what scored for them (BU-11)."""
-    out = [_("lone pieces score too") if st.lone_count else _("only stacks score")]
+    out = [_("stacks + lone pieces") if st.lone_count else _("only stacks score")]  # 20: beside a scroll bar
     breakdown = st.score_breakdown()
     scores = st.final_scores()
     short = short_names(st.players, 9)
@@ -1018,7 +1032,7 @@ class BottomsUpScreen(SessionScreen):
             return Item(head.format(stack=stack_text(m.target, tg.pieces, room)), act)
         if isinstance(m, YellowChoice):
             # said to end the move (BU-9: open space queues nothing; issue 13)
-            return Item(_("open space: end move"), act)
+            return Item(_("open space: stop"), act)  # 16: a free cell before the scroll mark
         if isinstance(m, Reveal):  # BU-3: the color drawn at the table
             return Item(color_word(m.color), act)
         return Item(o.label, act)  # pragma: no cover - every decision is above

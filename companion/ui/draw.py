@@ -28,7 +28,9 @@ BOX_TOP = HEIGHT - BOX_ROWS * LINE_H
 
 class ClipLog:
     """Every text the drawing layer had to cut (``fit``), draw past the right edge
-    (``Canvas.text``) or leave out below the last line (``Canvas.lines``).
+    (``Canvas.text``), leave out below the last line (``Canvas.lines``) or draw
+    up to a scroll mark (``Canvas.scrollbar``: the text's last cell reaches the
+    column beside it, in rows the mark runs along).
 
     Nothing a player needs may be cut: the bench reports ``clipped_text_draws``
     over scripted games and a test fails on any. ``examples`` keeps the first
@@ -76,6 +78,8 @@ class Canvas:
     def __init__(self, image: Image.Image | None = None):
         self.image = image or new_frame()
         self.d = ImageDraw.Draw(self.image)
+        self._texts: list[tuple[int, int, int, str]] = []  # (last column, top, bottom, text) of each text
+        self._marks: list[tuple[int, int]] = []  # (top, bottom) of each scroll mark in the last column
 
     # ------------------------------------------------------------ text
     def text(self, x: int, y: int, s: str, *, invert: bool = False) -> None:
@@ -83,13 +87,31 @@ class Canvas:
             CLIPS.add(s)
         if invert:
             self.d.rectangle((x - 1, y, x + CHAR_W * len(s), y + LINE_H - 1), fill=1)
-        self._paste(x, y, s, 0 if invert else 1)
+        self._paste(x, y, s, 0 if invert else 1, invert=invert)
 
-    def _paste(self, x: int, y: int, s: str, fill: int) -> None:
+    def _paste(self, x: int, y: int, s: str, fill: int, *, invert: bool = False) -> None:
         if DRAWN is not None:
             DRAWN.append(s)
         if s:
             self.image.paste(fill, (x, y), render(s))
+            shown = s if invert else s.rstrip()  # an inverted text's bar reaches one column further
+            if shown:
+                self._placed(x + CHAR_W * len(shown) - (0 if invert else 1), y, y + LINE_H - 1, s)
+
+    def _placed(self, right: int, top: int, bottom: int, s: str) -> None:
+        """A text's cells end at column ``right`` between ``top`` and ``bottom``:
+        counted when they reach the column beside a scroll mark along them."""
+        self._texts.append((right, top, bottom, s))
+        if right >= WIDTH - 2 and any(top <= b and a <= bottom for a, b in self._marks):
+            CLIPS.add(s)
+
+    def mark(self, top: int, bottom: int) -> None:
+        """A scroll mark in the last column from ``top`` to ``bottom`` is drawn:
+        a text whose cells reach the column beside it, along it, is counted in ``CLIPS``."""
+        self._marks.append((top, bottom))
+        for right, a, b, s in self._texts:
+            if right >= WIDTH - 2 and a <= bottom and top <= b:
+                CLIPS.add(s)
 
     def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
         if DRAWN is not None:
@@ -102,6 +124,9 @@ class Canvas:
             self.image.paste(0, (x, y), g)
         else:
             self.image.paste(1, (x, y), g)
+        shown = s if invert else s.rstrip()
+        if shown:
+            self._placed(x + CHAR_W * scale * len(shown) - 1, y, y + g.height - 1, s)
 
     def center(self, y: int, s: str, *, scale: int = 1) -> None:
         w = CHAR_W * scale * len(s)
@@ -136,6 +161,9 @@ class Canvas:
             rule -= 1
         self.d.rectangle((0, rule, WIDTH - 1, HEIGHT - 1), fill=0)
         self.d.line((0, rule, WIDTH - 1, rule), fill=1)
+        # what the box covers is gone: its texts and scroll marks no longer meet
+        self._texts = [(r, a, min(b, rule - 1), s) for r, a, b, s in self._texts if a < rule]
+        self._marks = [(a, min(b, rule - 1)) for a, b in self._marks if a < rule]
         return y0
 
     def row(self, i: int, s: str, *, selected: bool = False, x: int = 7) -> None:
@@ -160,6 +188,7 @@ class Canvas:
     def scrollbar(self, first: int, shown: int, total: int, *, top: int = TITLE_H) -> None:
         if total <= shown:
             return
+        self.mark(top, HEIGHT - 1)
         h = HEIGHT - top
         y0 = top + h * first // total
         y1 = top + max(h * (first + shown) // total, h * first // total + 3)

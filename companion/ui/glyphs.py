@@ -2,9 +2,11 @@
 
 Every character is 6 pixels wide and the line 10 high (capitals 7 pixels),
 so a line holds 21 characters and ``len(text) * 6`` is a text's width. A
-character the font lacks (Chinese, an emoji...) is drawn as the replacement
-glyph, one cell wide, and never raises. ``render`` caches whole strings, so a
-screen redrawn with the same words pastes one image per text.
+character the font lacks (Chinese, an emoji...) is drawn one cell wide as a
+box holding its code point's 21 bits (``missing_glyph``), and never raises:
+two such characters never draw alike, so neither do two names ("李华" and
+"王芳" were both "□□" on every screen, issue 34). ``render`` caches whole
+strings, so a screen redrawn with the same words pastes one image per text.
 
 The glyphs come from ``fonts/fixed6x10.bin`` (built by
 ``python -m companion.ui.fonts.build`` from X.Org's public-domain misc-fixed
@@ -60,19 +62,32 @@ def displayable(text: str) -> str:
     return "".join(ch if ch in glyphs else REPLACEMENT for ch in unicodedata.normalize("NFC", text))
 
 
+def missing_glyph(ch: str) -> bytes:
+    """The cell of a character the font lacks: a 5x9 box whose 3x7 inside holds the
+    code point's 21 bits (the highest top left, row by row), so that no two such
+    characters draw alike. Rows as the font's: 6 bits of each byte, high bit first."""
+    cp = ord(ch)
+    rows = [0b11111000]
+    for r in range(7):
+        bits = (cp >> (18 - 3 * r)) & 0b111
+        rows.append(0b10001000 | bits << 4)
+    rows += [0b11111000, 0]
+    return bytes(rows)
+
+
 @lru_cache(maxsize=1024)
 def _glyph(ch: str) -> Image.Image:
-    """One character's cell as an image (the replacement glyph for one the font lacks)."""
+    """One character's cell as an image (``missing_glyph`` for one the font lacks)."""
     w, h, glyphs = table()
-    rows = glyphs.get(ch) or glyphs[REPLACEMENT]
+    rows = glyphs.get(ch) or missing_glyph(ch)
     return Image.frombytes("1", (w, h), bytes(rows))  # 6 bits used of each row byte, high bit first
 
 
 @lru_cache(maxsize=2048)
 def render(text: str) -> Image.Image:
     """``text`` as a mode-"1" image, 6 pixels a character by 10 (lit pixels = 1)."""
-    w, h, glyphs = table()
-    shown = displayable(text)
+    w, h, _glyphs = table()
+    shown = unicodedata.normalize("NFC", text)
     im = Image.new("1", (max(1, w * len(shown)), h), 0)
     for i, ch in enumerate(shown):
         if ch != " ":

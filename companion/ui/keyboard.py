@@ -19,8 +19,12 @@ shortcut for OK on "OK". BACK deletes the last character (shown at once);
 on an empty name it leaves, like "×", which keeps the name as it was.
 
 The first letter and every letter after a space or a hyphen are capitals;
-"Aa" switches the case of the next letter. "…" shows the next page: Latin
-accents (two pages), Cyrillic (two), Greek, then digits and signs. The name
+"Aa" switches the case of the next letter (a letter without a capital of
+its own, "ß" or "ΐ", stays as it is: every key is one character). "…" shows
+the next page: Latin accents (two pages), Cyrillic (two), Greek (two), then
+digits and signs. A letter typed on a script's second page brings its first
+page back ("Ł" of "Łukasz": a–z again; "ш" of "Маша": абв), so a name with
+one such letter costs the "…" presses once. The name
 is cleaned as every name is (``names.clean_name``: NFC, at most 12
 characters); a full name refuses more letters with a message.
 """
@@ -32,6 +36,7 @@ from ..i18n import _
 from ..io import Key
 from ..names import NAME_MAX, clean_name
 from .draw import CHAR_W, LINE_H, TITLE_H, WIDTH, Canvas, fit
+from .glyphs import has_glyph
 from .widgets import Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,6 +64,18 @@ PAGES: tuple[tuple[str, str], ...] = (
     ("ώύ", "ύώϊϋΐΰ"),
     ("123", "1234567890-'.&+()!?/:#*@"),
 )
+HOME_PAGE = {1: 0, 2: 0, 4: 3, 6: 5}
+"""The page a letter typed on another page goes back to: Latin accents to a–z,
+the second Cyrillic and Greek pages to their first; the others stay."""
+
+
+def capital(ch: str) -> str:
+    """``ch`` as a capital key: its upper case when that is one character the font
+    draws ("ΐ".upper() is three code points, "ß".upper() is "SS"), else ``ch``."""
+    up = ch.upper()
+    return up if len(up) == 1 and has_glyph(up) else ch
+
+
 # The six control keys, then the cells by distance from home (the wrapped
 # grid's distance), ties broken row by row.
 _BY_DISTANCE: list[tuple[int, int]] = sorted(
@@ -150,7 +167,7 @@ class NameKeyboard(Screen):
             return ""
         if ch in CONTROL_LABELS:
             return CONTROL_LABELS[ch]
-        return ch.upper() if self._capital_next() else ch
+        return capital(ch) if self._capital_next() else ch
 
     # ------------------------------------------------------------ drawing
     def render(self, c: Canvas) -> None:
@@ -216,9 +233,11 @@ class NameKeyboard(Screen):
                 return
             if ch == SPACE and (not self.text or self.text.endswith(" ")):
                 return  # no leading or double spaces: nothing to type
-            self.text += ch.upper() if self._capital_next() and ch != SPACE else ch
+            self.text += capital(ch) if self._capital_next() and ch != SPACE else ch
             self.shift = False
             self.pos = HOME  # every character is typed from home
+            if ch != SPACE:
+                self.page = HOME_PAGE.get(self.page, self.page)
 
     def _finish(self, app: "App") -> None:
         name = clean_name(self.text, self.max_len)
@@ -262,6 +281,8 @@ def presses_for(name: str, *, hold_done: bool = True) -> list[Key]:
             press(SHIFT)
         press(want)
         text += ch
+        if want != " ":
+            page = HOME_PAGE.get(page, page)
     if hold_done:
         keys.append(Key.HOLD_OK)
     else:

@@ -35,7 +35,7 @@ stacks and pieces; the "Why" page gives their legend.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine import Decision, Move
 from ..engine import Option as Choice
@@ -44,7 +44,7 @@ from ..games.undercut_moves import (
     COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
     bid_value, canon,
 )
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, _, ngettext
 from ..io import Key
 from ..names import NAME_MAX, reads_as, short_names
 from ..pieces import Piece, Size
@@ -108,23 +108,12 @@ def value_words(value: tuple[int, int]) -> str:
     return _("{pips}, {pieces}").format(pips=pips_text(value[0]), pieces=pieces_count(value[1]))
 
 
-def value_short(value: tuple[int, int]) -> str:
-    """A bid's value (U-9) with short words, for a line too narrow for ``value_words``
-    ("3 pip, 1 pc"; French "3 enc., 1 pce"): the same facts in fewer characters."""
-    if value == (0, 0):
-        return _("marker only")
-    return pgettext("short bid value", "{pips} pip, {pieces} pc").format(pips=value[0], pieces=value[1])
-
-
 def value_forms(value: tuple[int, int]) -> list[str]:
-    """A bid's value in words, then ever shorter: the longest that fits is shown
-    ("3 pips, 1 piece", "4 pips, 2 pc": the pips keep their plural while there is
-    room, "4 pip, 2 pc")."""
-    short = value_short(value)
-    if value == (0, 0):
-        return [short]
-    middle = pgettext("short bid value", "{pips}, {pieces} pc").format(pips=pips_text(value[0]), pieces=value[1])
-    return [value_words(value), middle, short, short.replace(", ", ",")]
+    """A bid's value in words, then in fewer characters: the longest that fits is
+    shown ("4 pips, 2 pieces", "4 pips,2 pieces"). Always whole words, never
+    "pc" or "enc." (issue 34)."""
+    words = value_words(value)
+    return [words] if value == (0, 0) else [words, words.replace(", ", ",")]
 
 
 def mix_words(mix: str) -> str:
@@ -227,27 +216,46 @@ def steps_since(session: Session, n0: int) -> list[Step]:
 
 
 def round_summary(before: UndercutState, drawn: Piece | None, *, virtual: bool = False) -> tuple[str, list[str]]:
-    """The one-page summary of an auction's resolution (U-11), from the
-    position just before it resolves (the passer's draw pending or done)."""
+    """The summary of an auction's resolution (U-11), from the position just
+    before it resolves (the passer's draw pending or done): the pass, who took
+    which stack, what went back to the bag, who starts the next round. It holds
+    at most two screens (OK shows its end, the next closes it): where the
+    sentences would take more (5 players, long names), each stack takes one
+    line, "Alexandr A: gL bM rS", the names shortened alike (``short_names``)."""
     passer = before.start if before.start is not None else before.active
-    name = before.players[passer]
-    if drawn is None:
-        first = _("{name} passed: +1, the bag is empty.")
-    elif virtual:
-        first = _("{name} passed: +1, takes a {piece} from the tray.")
-    else:
-        first = _("{name} passed: +1, drew a {piece}.")
-    lines = [first.format(name=name, piece=piece_words(drawn) if drawn else "")]
-    to_bag: list[Piece] = []
-    for k, (stack, bid) in enumerate(zip(before.stacks, before.bids)):
-        if bid is None:  # pragma: no cover - a pass needs every stack bid (U-11)
-            continue
-        to_bag.extend(bid[1])
-        lines.append(_("{name} takes {stack}: {pieces}").format(
-            name=before.players[bid[0]], stack=STACK_NAMES[k], pieces=pcs(stack)))
-    if to_bag:
-        lines.append(_("Back to the bag: {pieces}").format(pieces=pcs(to_bag)))
-    lines.append(_("{name} starts round {n}.").format(name=name, n=before.round + 1))
+    taken = [(k, bid[0], stack) for k, (stack, bid) in enumerate(zip(before.stacks, before.bids))
+             if bid is not None]  # a pass needs every stack bid (U-11)
+    to_bag = [p for bid in before.bids if bid is not None for p in bid[1]]
+    width = LINE - 1  # a page longer than the screen keeps a free column for the scroll bar
+
+    def lines_with(names: Sequence[str], compact: bool) -> list[str]:
+        if drawn is None:
+            first = _("{name} passed: +1, the bag is empty.")
+        elif virtual:
+            first = _("{name} passed: +1, takes a {piece} from the tray.")
+        else:
+            first = _("{name} passed: +1, drew a {piece}.")
+        out = [first.format(name=names[passer], piece=piece_words(drawn) if drawn else "")]
+        for k, seat, stack in taken:
+            line = _("{name} {stack}: {pieces}") if compact else _("{name} takes {stack}: {pieces}")
+            out.append(line.format(name=names[seat], stack=STACK_NAMES[k], pieces=pcs(stack)))
+        if to_bag:
+            out.append(_("Back to the bag: {pieces}").format(pieces=pcs(to_bag)))
+        out.append(_("{name} starts round {n}.").format(name=names[passer], n=before.round + 1))
+        return out
+
+    def height(lines: list[str]) -> int:
+        return sum(1 if len(t) <= width else len(wrap(t, width)) for t in lines)
+
+    lines = lines_with(before.players, False)
+    if height(lines) > 2 * ROWS:
+        room = width - max(len(_("{name} {stack}: {pieces}").format(name="", stack=STACK_NAMES[k], pieces=pcs(st)))
+                           for k, _seat, st in taken)
+        short = short_names(before.players, max(1, room))
+        lines = lines_with(before.players, True)
+        lines[1:1 + len(taken)] = lines_with(short, True)[1:1 + len(taken)]
+        if height(lines) > 2 * ROWS:
+            lines = lines_with(short, True)
     return _("Round {n} over").format(n=before.round), lines
 
 
@@ -296,7 +304,8 @@ def reports(session: Session, steps: list[Step]) -> list[tuple[str, list[str]]]:
         elif isinstance(m, Bid) and (old_bid := b.bids[m.stack]) is not None:  # U-10
             old_seat, old_pieces = old_bid
             who = b.players[old_seat]
-            line = (_("{name} takes back the marker and {pieces}.").format(name=who, pieces=pieces_words(old_pieces))
+            line = (ngettext("{name} takes back the marker and {pieces}.", "{name} takes back the marker and {pieces}.",
+                             len(old_pieces)).format(name=who, pieces=pieces_words(old_pieces))
                     if old_pieces else _("{name} takes back the marker.").format(name=who))
             pages.append((_("Bid undercut"), [line]))
         if i > 0 and b.current_player >= 0 and b.forced_move() == m:
@@ -324,8 +333,9 @@ def stack_lines(stacks) -> list[str]:
     """The stacks the table takes from the tray (virtual bag, U-7), in words (QA #10).
     Each stack is a large, a medium and a small: a first line names the sizes in
     that order and each stack's line its colors ("large/medium/small",
-    "A: red/red/black"), on one page. Where a stack lacks a size (the bag ran
-    out of it) or a line would not fit, each piece is named in full, a line each."""
+    "A: red/red/black"), on one page; a row too long for a line goes on under
+    itself ("B: yellow/yellow/", "   yellow"), two screens at most. Where a stack
+    lacks a size (the bag ran out of it), each piece is named in full, a line each."""
     order = (Size.LARGE, Size.MEDIUM, Size.SMALL)
     head = "/".join(piece_size_word(z) for z in order)
     rows = [f"{STACK_NAMES[k]}: " + "/".join(piece_color_word(p.color) for p in canon(stack))
@@ -333,6 +343,21 @@ def stack_lines(stacks) -> list[str]:
     whole = all(tuple(p.size for p in canon(stack)) == order for stack in stacks)
     if stacks and whole and all(len(t) <= LINE for t in [head, *rows]):
         return [head, *rows]
+    if stacks and whole and len(head) < LINE:  # a long row goes on under itself: two screens at most
+        out = [head]
+        for k, stack in enumerate(stacks):
+            lead = f"{STACK_NAMES[k]}: "
+            words = [piece_color_word(p.color) for p in canon(stack)]
+            line = lead + words[0]
+            for w in words[1:]:
+                if len(line) + 1 + len(w) <= LINE - 1:
+                    line += "/" + w
+                else:
+                    out.append(line + "/")
+                    line = " " * len(lead) + w
+            out.append(line)
+        if all(len(t) < LINE for t in out):
+            return out
     lines: list[str] = []
     for k, stack in enumerate(stacks):
         lead = f"{STACK_NAMES[k]}: "
@@ -597,7 +622,8 @@ class UndercutScreen(SessionScreen):
             out = []
             labels = [f"{STACK_NAMES[k]} {pcs(stack)}" for k, stack in enumerate(st.stacks)]
             free = _("no bid")
-            room = ChoiceList.ROOM - 1 - max([len(s) for s in labels] + [1])
+            shown = ROWS - 2 if self.header(d)[1] else ROWS
+            room = ChoiceList.room(len(labels) + 1, shown) - 1 - max([len(s) for s in labels] + [1])
             names = short_names(st.players, room)
             for k, label in enumerate(labels):
                 b = st.bids[k]
@@ -814,8 +840,9 @@ class BidPicker(CursorScreen):
         for i, line in enumerate(beat):
             c.text(1, TITLE_H + i * LINE_H, fit(line, LINE))
         mine = value_forms(bid_value(self.pieces()))
+        room = ChoiceList.room(1 + len(self.have), ROWS - len(beat))
         label = next((t for t in [_("Bid: {value}").format(value=v) for v in mine] + mine
-                      if len(t) <= ChoiceList.ROOM), mine[-1])
+                      if len(t) <= room), mine[-1])
         rows = [Item(label)]  # the row OK places the bid on
         rows += [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
         self.list.render(c, rows, len(beat), ROWS - len(beat))
@@ -827,7 +854,7 @@ class BidPicker(CursorScreen):
         st = self.state
         names = [st.players[seat]] + [short_names(st.players, w)[seat] for w in range(NAME_MAX - 1, 2, -1)]
         for name in dict.fromkeys(names):
-            for v in value_forms(value):  # wrap keeps a number with its word: "1 pce"
+            for v in value_forms(value):  # wrap keeps a number with its word: "1 pièce"
                 lines = wrap(_("To beat: {value} ({name})").format(value=v, name=name), LINE)
                 if len(lines) <= 2:
                     return lines

@@ -108,7 +108,14 @@ class ChoiceList:
     ``x``: where labels start; ``mark``: ``"bar"`` (the screen's scroll bar)
     or ``"side"`` (a small mark beside the rows only)."""
 
-    ROOM = 20  # characters of a row: a free column before the scroll mark
+    ROOM = 20  # characters of a row from x=7 (or 6): a free column before the last one
+
+    @staticmethod
+    def room(rows: int, shown: int = ROWS, x: int = 7) -> int:
+        """The characters of a row from ``x`` in a list of ``rows`` rows showing
+        ``shown``: with a scroll mark, the cells stop before the column beside it
+        (text that meets the mark is counted as clipped, issue 34): 19 from x=7."""
+        return (WIDTH - x - (2 if rows > shown else 0)) // CHAR_W
 
     def __init__(self, *, x: int = 7, mark: str = "bar"):
         self.index = 0
@@ -134,17 +141,17 @@ class ChoiceList:
 
     def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS) -> None:
         self.top = scrolled(self.index, self.top, n)
+        room = self.room(len(items), n, self.x)
         for i, it in enumerate(items[self.top:self.top + n]):
-            label = item_text(it, self.ROOM) if it.right or self.mark == "side" else it.label
-            if self.mark == "side":
-                label = fit(label, self.ROOM)
+            label = fit(item_text(it, room), room)
             c.row(first + i, label if it.enabled else f"({label})",
                   selected=(self.top + i == self.index), x=self.x)
-        if self.mark == "bar":
-            c.scrollbar(self.top, n, len(items))
+        if self.mark == "bar":  # beside the list's rows (not the lines above them)
+            c.scrollbar(self.top, n, len(items), top=TITLE_H + first * LINE_H)
         elif len(items) > n:  # a small scroll mark beside the rows
             y0 = TITLE_H + first * LINE_H
             h = n * LINE_H
+            c.mark(y0, y0 + h - 2)
             c.d.line((WIDTH - 1, y0, WIDTH - 1, y0 + h - 2), fill=0)
             a = y0 + h * self.top // len(items)
             b = y0 + h * (self.top + n) // len(items) - 2
@@ -307,6 +314,8 @@ class Message(Screen):
     def render(self, c: Canvas) -> None:
         lines = wrap(self.text, WIDTH // CHAR_W)
         room = BOX_ROWS - (1 if self.title else 0)
+        if len(lines) > room:  # a free column before the scroll bar
+            lines = wrap(self.text, WIDTH // CHAR_W - 1)
         self.offset = max(0, min(self.offset, len(lines) - room))
         shown = lines[self.offset:self.offset + room]
         y = c.box(len(shown) + (1 if self.title else 0))
