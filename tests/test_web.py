@@ -430,3 +430,48 @@ def test_the_join_screen_without_the_page_says_how_to_turn_it_on(tmp_path):
     text = app.screen_text()
     assert text.strip()
     assert app.top.problem and "web" in app.top.problem
+
+
+# ---------------------------------------------------------------- the page follows the app
+
+
+def test_the_board_follows_the_device_into_another_session_and_its_language(tmp_path):
+    from bench.live import LiveTable
+    from companion.config import change
+    with LiveTable(str(tmp_path)) as t:
+        t.press("down", "ok", "ok")          # Tools > Pyramid die: a session
+        t.settle()
+        first = json.loads(t.page.board.snapshot()[1])
+        assert first["session"]["game"] == "die" and first["session"]["number"] == 1
+        t.call(lambda app: app.home())
+        t.settle()
+        assert json.loads(t.page.board.snapshot()[1])["session"] is None  # the main menu
+        from companion.ui.screens import ToolsMenu
+        t.call(lambda app: app.push(ToolsMenu()))  # (the main menu now starts with Resume)
+        t.press("down", "ok", "ok")               # Bag > the first preset: another session
+        t.settle()
+        second = json.loads(t.page.board.snapshot()[1])
+        assert second["session"]["game"] == "bag" and second["session"]["number"] == 2
+        assert second["seq"] > first["seq"]
+        t.call(lambda app: app.save_settings(change(app.settings, language="fr")))
+        t.settle()
+        fr = json.loads(t.page.board.snapshot()[1])
+        assert fr["lang"] == "fr" and fr["labels"]["scores"] == "Scores" and fr["labels"]["moves"] == "Derniers coups"
+
+
+def test_a_handler_that_fails_answers_500_and_the_server_goes_on(game):
+    j, _s, board = game
+    secret = new_secret()
+    app = WebApp(board, j.path, secret)
+    port = free_port()
+    with WebServer(app, "127.0.0.1", port) as srv:
+        assert srv.started.wait(10)
+        real = board.snapshot
+        board.snapshot = lambda: (_ for _ in ()).throw(RuntimeError("boom"))  # type: ignore[method-assign]
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("GET", f"/{secret}/state.json")
+        assert c.getresponse().status == 500
+        board.snapshot = real  # type: ignore[method-assign]
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        c.request("GET", f"/{secret}/state.json")
+        assert c.getresponse().status == 200 and srv.state == "serving"
