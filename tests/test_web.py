@@ -475,3 +475,29 @@ def test_a_handler_that_fails_answers_500_and_the_server_goes_on(game):
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         c.request("GET", f"/{secret}/state.json")
         assert c.getresponse().status == 200 and srv.state == "serving"
+
+
+def test_the_qr_code_on_the_panel_scans(tmp_path):
+    """The frame as the panel shows it (lit pixels light, the panel's dark border around
+    the lit quiet zone), enlarged as a phone's camera sees it, read by zbar (Debian's
+    zbar-tools, which ./run test installs with the browser)."""
+    import shutil
+    import subprocess
+    from PIL import Image, ImageOps
+    from companion.ui.join import JoinScreen
+    from tests.screens_util import make_app
+    zbar = shutil.which("zbarimg")
+    if zbar is None:
+        pytest.skip("no zbarimg here (apt-get install zbar-tools)")
+    for url in (f"http://192.168.1.20:8032/{new_secret()}/", f"http://10.0.100.254:65535/{new_secret()}/",
+                f"http://127.0.0.1:8032/{new_secret()}/"):
+        app = make_app(tmp_path)
+        app.web = _Link(url)
+        app.push(JoinScreen())
+        frame = app.frame().convert("L").point(lambda v: 255 if v else 0)
+        seen = ImageOps.expand(frame.resize((frame.width * 6, frame.height * 6), Image.NEAREST), border=30, fill=0)
+        path = tmp_path / "panel.png"
+        seen.save(path)
+        out = subprocess.run([zbar, "-q", "--raw", str(path)], capture_output=True, text=True, timeout=30).stdout
+        assert out.strip() == url
+        app.journal.close()
