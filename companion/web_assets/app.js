@@ -10,6 +10,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   const COLORS = { r: "red", y: "yellow", g: "green", b: "blue", k: "black", w: "white", c: "cyan", p: "purple", o: "orange" };
   const HEIGHT = { S: 0.55, M: 0.78, L: 1.0 };
+  const CODE = Object.fromEntries(Object.entries(COLORS).map(([code, name]) => [name, code]));
   let labels = {};
   let es = null;
 
@@ -157,9 +158,9 @@
       if (p.seat === v.to_act) li.classList.add("to-act");
       if (winners.has(p.seat)) li.classList.add("winner");
       li.appendChild(el("span", "name", p.name));
-      li.appendChild(el("span", "score", p.score));
       const secret = v.table && v.table.secret_colors && v.table.secret_colors[p.seat];
-      if (secret) li.appendChild(piece(secret[0] === "k" ? "kM" : secret.slice(0, 1) + "M"));
+      if (secret) li.appendChild(piece((CODE[secret] || "?") + "M"));  // BU-3: shown once the game is over
+      li.appendChild(el("span", "score", p.score));
       li.dataset.seat = p.seat;
       ol.appendChild(li);
     });
