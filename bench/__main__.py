@@ -348,20 +348,25 @@ def measure_rss(quick: bool) -> dict:
 
 
 GOALS = {
-    "bus_bytes_median": ("<=", 300), "bus_bytes_unchanged": ("<=", 0), "bus_bytes_ratio_to_ideal": ("<=", 1.25),
+    # owner's decisions of 2026-11-27 on issues 13 and 15: the median bus bytes of all presses is
+    # retired (reported, no goal); the partial driver keeps the ideal (ratio 1.0) and cursor moves
+    # stay cheap; check mode is held on the claims a legal play made (_known), with 0 wrong
+    "bus_bytes_unchanged": ("<=", 0), "bus_bytes_ratio_to_ideal": ("<=", 1.0),
+    "bus_bytes_median_navigation": ("<=", 32),
     "event_cpu_p99_ms": ("<=", 2.0), "start_ratio": ("<=", 1.5), "resume_10k_s": ("<=", 0.5),
     "boi_table_s": ("<=", 1.0), "boi_query_ms": ("<=", 1.0), "bu_check_slowest_s": ("<=", 0.1),
-    "bu_check_complete_rate": (">=", 1.0), "bu_check_wrong": ("<=", 0), "bu_check_p99_s": ("<=", 0.1),
+    "bu_check_complete_rate_known": (">=", 0.97), "bu_check_wrong": ("<=", 0), "bu_check_p99_s": ("<=", 0.1),
     "boi_win_turn_ms": ("<=", 100), "boi_win_table_kb": ("<=", 20), "presses_undo": ("<=", 2),
     "presses_name_mean": ("<=", 15), "presses_name_other_page": ("<=", 33), "presses_roster_4": ("<=", 8),
     "presses_bu_place_mean": ("<=", 4.5),
     "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0),
     "peak_rss_mb": ("<=", 60),
 }
-KEYS = ["bus_bytes_median", "bus_bytes_p95", "bus_bytes_unchanged", "bus_bytes_ratio_to_ideal",
+KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
+        "bus_bytes_ratio_to_ideal",
         "event_cpu_p50_ms", "event_cpu_p99_ms", "start_first_frame_s", "start_ratio", "resume_10k_s",
         "boi_table_s", "boi_query_ms", "boi_win_turn_ms", "boi_win_table_kb", "bu_check_slowest_s",
-        "bu_check_claims", "bu_check_complete_rate", "bu_check_wrong", "bu_check_p50_s", "bu_check_p99_s",
+        "bu_check_claims", "bu_check_complete_rate", "bu_check_complete_rate_known", "bu_check_wrong", "bu_check_p50_s", "bu_check_p99_s",
         "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_name_other_page", "presses_roster_4",
         "presses_bu_place_mean",
         "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr"]
