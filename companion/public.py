@@ -196,6 +196,7 @@ def labels() -> dict[str, str]:
         "downloads": _("Downloads"), "no_game": _("No game is being played."), "turn_of": _("to play"),
         "secret": _("Secret colors stay hidden until the end (BU-3)."),
         "scoreboard": _("Scoreboard"),
+        "expired": _("This address is no longer valid: scan the QR code on the device again."),
     }
 
 

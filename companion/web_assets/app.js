@@ -203,7 +203,7 @@
 
   function expired() {
     status(false);
-    $("waiting").textContent = "This address is no longer valid: scan the QR code on the device again.";
+    $("waiting").textContent = labels.expired || "This address is no longer valid: scan the QR code on the device again.";
   }
 
   connect();
