@@ -83,12 +83,14 @@ def _names(state: State, setup: dict[str, Any]) -> list[str]:
 
 
 def waiting_words(state: State, names: list[str]) -> str:
-    """What the position waits for, in plain words, from ``decision()``."""
-    d = state.decision()
-    if d.who == TERMINAL:
+    """What the position waits for, in plain words: ``decision()``'s ``who`` and
+    ``kind``, read without building its options (an Undercut auction has thousands)."""
+    who = state.current_player
+    if who == TERMINAL:
         return _("The game is over.")
-    kind = getattr(d.kind, "value", str(d.kind))
-    if d.who == CHANCE:
+    k = state.decision_kind()
+    kind = getattr(k, "value", str(k))
+    if who == CHANCE:
         return {
             "start": _("The device picks the start player."),
             "rolloff": _("The device rolls the roll-off."),
@@ -99,7 +101,7 @@ def waiting_words(state: State, names: list[str]) -> str:
             "pass_draw": _("The device draws for the player who passed."),
             "secret": _("The device draws the secret colors."),
         }.get(kind, _("The device draws."))
-    name = names[d.who] if 0 <= d.who < len(names) else "?"
+    name = names[who] if 0 <= who < len(names) else "?"
     text = {
         "take": _("{name} takes a mix of sizes."),
         "turn_in": _("{name} turns in a combo."),
@@ -154,8 +156,8 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
     ended = bool(session.finished or st.is_terminal())
     names = _names(st, session.setup)
     scores = list(st.scores())
-    d = st.decision()
-    to_act = d.who if d.who >= 0 else None
+    who = st.current_player  # decision().who, without its options
+    to_act = who if who >= 0 else None
     out: dict[str, Any] = {
         "version": VERSION,
         "seq": session.last_seq,
@@ -165,7 +167,7 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
-        "device_acts": d.who == CHANCE,
+        "device_acts": who == CHANCE,
         "waiting": waiting_words(st, names),
         "result": _result(st, names) if ended else None,
         "winners": list(getattr(st.outcome(), "winners", ()) or ()) if ended else [],
