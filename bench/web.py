@@ -80,7 +80,7 @@ SEED = 3                     # the scripts' generator, as bench.ui_events
 
 # what the load's requests ask for, in turn: mostly the projection (a page that
 # polls), the pages and their files (pages opening), now and then the history
-REQUEST_MIX = (["state.json"] * 10 + [""] * 3 + ["static/app.js"] * 2 + ["static/app.css"] * 2
+REQUEST_MIX: list[str] = (["state.json"] * 10 + [""] * 3 + ["static/app.js"] * 2 + ["static/app.css"] * 2
                + ["tv", "static/icon.svg", "history.json"])
 
 
@@ -174,7 +174,7 @@ async def _chunks(r: asyncio.StreamReader, headers: dict[str, str]):
 
 
 class _Load:
-    def __init__(self, url: str, streams: int, rps: float, seconds: float):
+    def __init__(self, url: str, streams: int, rps: float, seconds: float, paths: list[str] | None = None):
         u = urlsplit(url)
         if u.scheme != "http" or u.hostname != HOST or not u.port:
             raise SystemExit(f"the load generator only talks to http://{HOST}:PORT/ (got {url!r})")
@@ -183,10 +183,12 @@ class _Load:
         self.streams = max(0, min(int(streams), MAX_STREAMS))
         self.rps = max(0.0, min(float(rps), MAX_RPS))
         self.seconds = max(0.0, min(float(seconds), MAX_SECONDS))
+        self.paths = list(paths or REQUEST_MIX)
         self.seen: list[list[tuple[int, float]]] = [[] for _ in range(self.streams)]
         self.refused: collections.Counter = collections.Counter()
         self.statuses: collections.Counter = collections.Counter()
         self.errors = 0
+        self.refused_at: list[float] = []  # seconds into the load of each request not answered 200
         self.requests = 0
         self.opened = 0
         self.first = 0
@@ -244,7 +246,7 @@ class _Load:
                 delay = at - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                path = self.base + REQUEST_MIX[i % len(REQUEST_MIX)]
+                path = self.base + self.paths[i % len(self.paths)]
                 try:
                     if conn is None:
                         conn = await asyncio.open_connection(HOST, self.port)
@@ -255,11 +257,15 @@ class _Load:
                         pass
                     self.requests += 1
                     self.statuses[status] += 1
+                    if status != 200 and len(self.refused_at) < 20:
+                        self.refused_at.append(round(time.monotonic() - t0, 2))
                     if headers.get("connection", "").lower() == "close":
                         w.close()
                         conn = None
                 except (OSError, asyncio.IncompleteReadError, ValueError, IndexError, ConnectionError):
                     self.errors += 1
+                    if len(self.refused_at) < 20:
+                        self.refused_at.append(round(time.monotonic() - t0, 2))
                     if conn is not None:
                         conn[1].close()
                     conn = None
@@ -292,7 +298,7 @@ class _Load:
         await asyncio.gather(*tasks, *workers, return_exceptions=True)
         took = min(time.monotonic(), end) - t0
         return {"opened": self.opened, "refused": dict(self.refused), "errors": self.errors,
-                "requests": self.requests, "statuses": {str(k): v for k, v in self.statuses.items()},
+                "requests": self.requests, "refused_at": self.refused_at, "statuses": {str(k): v for k, v in self.statuses.items()},
                 "rps": round(self.requests / took, 1) if took > 0 else 0.0, "seen": self.seen}
 
 
@@ -302,10 +308,12 @@ def load_main(argv: list[str]) -> int:
     p.add_argument("--streams", type=int, default=LOAD_STREAMS)
     p.add_argument("--rps", type=float, default=LOAD_RPS)
     p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument("--paths", help="the requests' paths after the secret, in turn, comma-separated "
+                                   "(default: REQUEST_MIX)")
     a = p.parse_args(argv)
 
     async def main() -> dict[str, Any]:
-        load = _Load(a.url, a.streams, a.rps, a.seconds)
+        load = _Load(a.url, a.streams, a.rps, a.seconds, a.paths.split(",") if a.paths is not None else None)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
 
@@ -323,10 +331,10 @@ def load_main(argv: list[str]) -> int:
 class LoadClient:
     """The parent's handle on a load generator process."""
 
-    def __init__(self, url: str, *, streams: int, rps: float, seconds: float):
+    def __init__(self, url: str, *, streams: int, rps: float, seconds: float, paths: list[str] | None = None):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bench.web", "load", url, "--streams", str(streams), "--rps", str(rps),
-             "--seconds", str(seconds)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             "--seconds", str(seconds)] + (["--paths", ",".join(paths)] if paths is not None else []), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.opened = -1
 
     def ready(self) -> int:
@@ -555,6 +563,8 @@ def measure_load(p: Plan, folder: str) -> dict[str, Any]:
         "web_load_requests": sum(r["requests"] for r in loads),
         "web_load_request_errors": sum(r["errors"] for r in loads) + sum(
             v for r in loads for k, v in r["statuses"].items() if k != "200"),
+        **({"web_load_request_errors_at_s": [r["refused_at"] for r in loads]}
+           if any(r["refused_at"] for r in loads) else {}),
     }
 
 
