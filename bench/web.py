@@ -503,33 +503,33 @@ def measure_load(p: Plan, folder: str) -> dict[str, Any]:
     walls: list[float] = []
     quiet_walls: list[float] = []
     loads: list[dict[str, Any]] = []
-    with LiveTable(folder, clients=max(p.load_streams, 32) + 8) as t:
-        m = Meter(t)
-        play_scripts(m, p.scripts[:1], 0.0)  # a first pass untimed: imports, caches
-        for rep in range(p.load_repeats):
-            for under_load in ((False, True) if rep % 2 == 0 else (True, False)):
-                _streams_gone(t)
-                if not under_load:
-                    presses = play_scripts(m, p.scripts, interval)
-                    quiet.append([x.cpu_ms for x in presses])
-                    quiet_walls += [x.wall_ms for x in presses]
-                    quiet_late += sum(x.wall_ms > FRAME_LATE_MS for x in presses)
-                    continue
-                with LoadClient(t.url, streams=p.load_streams, rps=p.load_rps, seconds=p.load_seconds) as lc:
-                    lc.ready()
-                    presses = play_scripts(m, p.scripts, interval)
-                    final = t.page.board.snapshot()[0]
-                    time.sleep(1.0)  # the last update reaches the streams
-                    res = lc.stop()
-                loaded.append([x.cpu_ms for x in presses])
-                walls += [x.wall_ms for x in presses]
-                frames_late += sum(x.wall_ms > FRAME_LATE_MS for x in presses)
-                streams = res.pop("seen")
-                lost += sum(1 for ev in streams if not ev or ev[-1][0] < final)
-                n_late, n_lags = _delivery(presses, streams)
-                updates_late += n_late
-                lags += n_lags
-                loads.append(res)
+    order = [x for rep in range(p.load_repeats) for x in ((False, True) if rep % 2 == 0 else (True, False))]
+    for i, under_load in enumerate(order):
+        # each pass on a fresh journal: every pass plays the very same sessions (a journal
+        # that grows would make later passes dearer: the main menu reads its sessions)
+        with LiveTable(os.path.join(folder, f"pass-{i}"), clients=max(p.load_streams, 32) + 8) as t:
+            m = Meter(t)
+            if not under_load:
+                presses = play_scripts(m, p.scripts, interval)
+                quiet.append([x.cpu_ms for x in presses])
+                quiet_walls += [x.wall_ms for x in presses]
+                quiet_late += sum(x.wall_ms > FRAME_LATE_MS for x in presses)
+                continue
+            with LoadClient(t.url, streams=p.load_streams, rps=p.load_rps, seconds=p.load_seconds) as lc:
+                lc.ready()
+                presses = play_scripts(m, p.scripts, interval)
+                final = t.page.board.snapshot()[0]
+                time.sleep(1.0)  # the last update reaches the streams
+                res = lc.stop()
+        loaded.append([x.cpu_ms for x in presses])
+        walls += [x.wall_ms for x in presses]
+        frames_late += sum(x.wall_ms > FRAME_LATE_MS for x in presses)
+        streams = res.pop("seen")
+        lost += sum(1 for ev in streams if not ev or ev[-1][0] < final)
+        n_late, n_lags = _delivery(presses, streams)
+        updates_late += n_late
+        lags += n_lags
+        loads.append(res)
     # each press with the least CPU of its passes, as bench.measure_events (and timeit) take
     # it: what other work on this machine adds to one pass does not count; the load is there
     # in every loaded pass, so what it adds to a press stays
@@ -556,6 +556,8 @@ def measure_load(p: Plan, folder: str) -> dict[str, Any]:
         "web_load_update_max_ms": round(max(lags), 1) if lags else None,
         "web_load_update_p99_ms": round(percentile(lags, 0.99), 1) if lags else None,
         "web_load_presses": len(min_l),
+        "web_load_pass_p99_ms": {"without": [round(percentile(r, 0.99), 2) for r in quiet],
+                                 "with": [round(percentile(r, 0.99), 2) for r in loaded]},
         "web_load_repeats": p.load_repeats,
         "web_load_seconds": p.load_seconds,
         "web_load_streams": p.load_streams,
@@ -573,42 +575,59 @@ def measure_load(p: Plan, folder: str) -> dict[str, Any]:
 
 def measure_held(p: Plan, folder: str) -> dict[str, Any]:
     """The most streams (of ``p.held_levels``, all the smaller ones held too) open
-    at once while the presses stay on time (see the module docstring)."""
-    from bench.live import LiveTable
-    interval = 0.05
+    at once while the presses stay on time (see the module docstring). A step
+    that fails is tried once more (a stall of this shared machine is not the
+    streams'); it holds if that try does."""
     held = 0
     detail: dict[str, Any] = {}
+    for n in p.held_levels:
+        if n > HELD_SETTING:
+            break
+        for attempt in (1, 2):
+            got = _held_step(p, os.path.join(folder, f"held-{n}-{attempt}"), n)
+            got["tries"] = attempt
+            if got.pop("ok"):
+                break
+        detail[str(n)] = got
+        if not got["held"]:
+            break
+        held = n
+    return {"web_clients_held": held, "web_clients_setting": HELD_SETTING, "web_clients_levels": detail}
+
+
+def _held_step(p: Plan, folder: str, n: int) -> dict[str, Any]:
+    """The held script with no stream and with ``n`` streams, in turns, on a fresh table."""
+    from bench.live import LiveTable
+    interval = 0.04
+    base: list[list[float]] = []
+    with_n: list[list[Press]] = []
+    opened, late, lost = n, 0, 0
+    lags: list[float] = []
     with LiveTable(folder, clients=HELD_SETTING) as t:
         m = Meter(t)
-        play_scripts(m, [p.held_script], 0.0)  # untimed: imports, caches
-
-        def runs() -> list[list[Press]]:
-            return [play_scripts(m, [p.held_script], interval) for _ in range(p.held_repeats)]
-        base = percentile(_per_event([[x.cpu_ms for x in r] for r in runs()], min), 0.99)
-        failed = False
-        for n in p.held_levels:
-            if n > HELD_SETTING:
-                break
-            _streams_gone(t)
-            with LoadClient(t.url, streams=n, rps=0, seconds=60) as lc:
-                opened = lc.ready()
-                rs = runs()
+        for _ in range(p.held_repeats):
+            base.append([x.cpu_ms for x in play_scripts(m, [p.held_script], interval)])
+            with LoadClient(t.url, streams=n, rps=0, seconds=MAX_SECONDS) as lc:
+                opened = min(opened, lc.ready())
+                presses = play_scripts(m, [p.held_script], interval)
                 final = t.page.board.snapshot()[0]
                 time.sleep(0.6)
                 res = lc.stop()
-            presses = [x for r in rs for x in r]
-            cpu = percentile(_per_event([[x.cpu_ms for x in r] for r in rs], min), 0.99)
-            late, lags = _delivery(presses, res["seen"])
-            lost = sum(1 for ev in res["seen"] if not ev or ev[-1][0] < final)
-            frames_late = sum(x.wall_ms > FRAME_LATE_MS for x in presses)
-            ok = opened == n and late == 0 and lost == 0 and frames_late == 0 and cpu <= HELD_CPU_RATIO * base
-            detail[str(n)] = {"opened": opened, "updates_late": late, "lost": lost, "frames_late": frames_late,
-                              "cpu_ratio": round(cpu / base, 3),
-                              "update_p99_ms": round(percentile(lags, 0.99), 1) if lags else None}
-            if ok and not failed:
-                held = n
-            failed = failed or not ok
-    return {"web_clients_held": held, "web_clients_setting": HELD_SETTING, "web_clients_levels": detail}
+            _streams_gone(t)
+            with_n.append(presses)
+            n_late, n_lags = _delivery(presses, res["seen"])
+            late += n_late
+            lags += n_lags
+            lost += sum(1 for ev in res["seen"] if not ev or ev[-1][0] < final)
+    cpu_base = percentile(_per_event(base, min), 0.99)
+    cpu = percentile(_per_event([[x.cpu_ms for x in r] for r in with_n], min), 0.99)
+    presses = [x for r in with_n for x in r]
+    frames_late = sum(x.wall_ms > FRAME_LATE_MS for x in presses)
+    ok = opened == n and late == 0 and lost == 0 and frames_late == 0 and cpu <= HELD_CPU_RATIO * cpu_base
+    return {"ok": ok, "held": ok, "opened": opened, "updates_late": late, "lost": lost,
+            "frames_late": frames_late, "press_wall_max_ms": round(max(x.wall_ms for x in presses), 1),
+            "cpu_ratio": round(cpu / cpu_base, 3),
+            "update_p99_ms": round(percentile(lags, 0.99), 1) if lags else None}
 
 
 # ================================================================ the browser
@@ -904,8 +923,8 @@ def note(fig: dict[str, Any]) -> str:
         f"of the scripted games that moved the journal, one every {f('web_update_interval_ms')} ms: "
         f"{browser}. "
         f"`web_load_event_cpu_ratio`: the scripted sessions of every kind, passes without and with load "
-        f"taken in turns ({f('web_load_repeats')} of each, {f('web_load_presses')} presses a pass, spread "
-        f"over {f('web_load_seconds')} s); the load is another process on loopback holding "
+        f"taken in turns ({f('web_load_repeats')} of each, each on a fresh journal, {f('web_load_presses')} "
+        f"presses a pass, spread over {f('web_load_seconds')} s); the load is another process on loopback holding "
         f"{f('web_load_streams')} event streams open and sending {LOAD_RPS} requests a second for the "
         f"whole pass (achieved: {f('web_load_rps')}; mostly `state.json`, the pages and their files, one in "
         f"{len(REQUEST_MIX)} the history), with `web_clients` set above the streams. Each press counts "
@@ -931,11 +950,13 @@ def note(fig: dict[str, Any]) -> str:
         f"journal's folder and the bag's contents (the same search finds the secret colors in "
         f"{f('web_secret_shown_after_end')} responses after the end, where they belong). "
         f"`web_clients_held`: with `web_clients` at {f('web_clients_setting')}, streams opened by another "
-        f"process in steps ({', '.join(fig.get('web_clients_levels') or {})}), the Bag of Ice script "
-        f"played at each step: a step holds when every stream opened, got every press's update within "
-        f"{UPDATE_LATE_MS:g} ms and the last state, no frame was late and the presses' CPU p99 stayed "
-        f"within {HELD_CPU_RATIO:g} times that with no stream open; the figure is the last step held "
-        f"with every step before it."
+        f"process in steps ({', '.join(fig.get('web_clients_levels') or {})}), each on a fresh journal: "
+        f"the Bag of Ice script played with no stream and with the step's streams, in turns, three times; "
+        f"a step holds when every stream opened, got every press's update within {UPDATE_LATE_MS:g} ms "
+        f"and the last state, no frame was late and the presses' CPU p99 stayed within "
+        f"{HELD_CPU_RATIO:g} times that with no stream open (a step that fails is tried once more: a stall "
+        f"of this shared machine is not the streams'); the figure is the last step held with every step "
+        f"before it."
         + (f" This run: {fig['web_notes']}." if fig.get("web_notes") else ""))
 
 
