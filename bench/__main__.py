@@ -25,6 +25,14 @@ Figures (keys of the JSON object):
                                   how many, the share answered for certain, the wrong
                                   answers, the median and 99th percentile seconds
   peak_rss_mb        peak resident memory of a process playing a whole session
+  web_update_p95_ms, web_load_event_cpu_ratio, web_rss_extra_mb, web_secret_leaks,
+  web_clients_held, web_load_events_lost, web_load_frames_late, web_load_updates_late
+                     the scoreboard page (issue 32, bench/web.py): a press to the page's
+                     DOM in headless Chromium; the presses' event CPU p99 under load (50
+                     streams, 200 requests/s) over without; the memory the server and 20
+                     streams add; responses giving a secret away; streams held while the
+                     presses stay on time; under the load, streams that missed the last
+                     state, frames later than 100 ms, updates later than 0.5 s
 
 A figure that cannot be measured in this version is printed as "n/a" and
 written as null.
@@ -361,15 +369,21 @@ GOALS = {
     "presses_bu_place_mean": ("<=", 4.5),
     "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0),
     "peak_rss_mb": ("<=", 60),
+    "web_update_p95_ms": ("<=", 500), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 20),
+    "web_secret_leaks": ("<=", 0), "web_clients_held": (">=", 32), "web_load_events_lost": ("<=", 0),
+    "web_load_frames_late": ("<=", 0), "web_load_updates_late": ("<=", 0),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
         "bus_bytes_ratio_to_ideal",
         "event_cpu_p50_ms", "event_cpu_p99_ms", "start_first_frame_s", "start_ratio", "resume_10k_s",
         "boi_table_s", "boi_query_ms", "boi_win_turn_ms", "boi_win_table_kb", "bu_check_slowest_s",
-        "bu_check_claims", "bu_check_complete_rate", "bu_check_complete_rate_known", "bu_check_wrong", "bu_check_p50_s", "bu_check_p99_s",
+        "bu_check_claims", "bu_check_complete_rate", "bu_check_complete_rate_known", "bu_check_wrong",
+        "bu_check_p50_s", "bu_check_p99_s",
         "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_name_other_page", "presses_roster_4",
         "presses_bu_place_mean",
-        "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr"]
+        "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
+        "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
+        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late"]
 
 
 def meets(v: float, goal: tuple[str, float]) -> bool:
@@ -554,6 +568,7 @@ def report(fig: dict, quick: bool) -> str:
         "event counts with the least CPU time of its runs (as `timeit` does), so that other work on this "
         "shared machine does not count.",
         bu_note(fig),
+        __import__("bench.web", fromlist=["note"]).note(fig),
         "* **Bag of Ice win advice** (B-10): `boi_win_turn_ms` is the 99th percentile of solving one "
         "two-player turn for the win from the packaged table, in plain Python as on the device, over "
         "random needs and the largest ones (a game's first turn, needs of 100); the device does it on a "
@@ -621,7 +636,8 @@ def main(argv=None) -> int:
              ("peak RSS", lambda: measure_rss(a.quick)),
              ("presses", measure_presses),
              ("clipped text", lambda: measure_clips(a.quick)),
-             ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick))]
+             ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick)),
+             ("scoreboard page", lambda: __import__("bench.web", fromlist=["measure_web"]).measure_web(a.quick))]
     for name, fn in steps:
         t0 = time.perf_counter()
         fig.update(fn())

@@ -21,7 +21,6 @@ from companion.io import Key
 from companion.journal import Journal
 from companion.loop import Call, Loop, STOP
 from companion.ui.app import App
-from companion.web import new_secret
 
 
 def free_port() -> int:
@@ -52,15 +51,23 @@ class CountingDisplay:
 class LiveTable:
     def __init__(self, folder: str, *, seed: int = 7, clients: int = 32, page: bool = True,
                  settings: Settings | None = None):
-        from hardware.web_server import PageService
         self.journal = Journal(os.path.join(folder, "journal.db"))
-        self.settings = settings or Settings(web="127.0.0.1", web_port=free_port(), web_secret=new_secret(),
-                                             web_clients=clients, idle_blank_s=0)
+        if settings is None:
+            secret = ""
+            if page:  # the web stack is imported only with the page (bench.web's memory figure)
+                from companion.web import new_secret
+                secret = new_secret()
+            settings = Settings(web="127.0.0.1", web_port=free_port(), web_secret=secret,
+                                web_clients=clients, idle_blank_s=0)
+        self.settings = settings
         self.app = App(self.journal, self.settings, rng=random.Random(seed))
         self.display = CountingDisplay()
         self.inputs: queue.Queue = queue.Queue()
         self.loop = Loop(self.app, self.display, self.inputs, idle_blank_s=0)
-        self.page = PageService(self.app, simulator=True).start(self.loop) if page else None
+        self.page: Any = None
+        if page:
+            from hardware.web_server import PageService
+            self.page = PageService(self.app, simulator=True).start(self.loop)
         if self.page is not None:
             self.app.web = self.page
             if not self.page.server.started.wait(15):

@@ -156,6 +156,11 @@ class WebApp:
         self.streams = 0
         self.generation = 0  # bumped by renew(): every open stream ends
         self._files = {name: _asset(name) for name in (*ASSETS, *set(PAGES.values()))}
+        # history.json's line of each session, until the session (its SessionInfo) or the
+        # language changes: each request opens a journal of its own, so export's summary
+        # cache never hits, and replaying every session of a long history at every request
+        # took the button loop's share of the CPU (bench/web.py's load: frames came late)
+        self._history_lines: dict[int, tuple[Any, dict[str, Any]]] = {}
         self._changed: asyncio.Event | None = None
         self._aloop: asyncio.AbstractEventLoop | None = None
         self._unlisten: Callable[[], None] | None = None
@@ -302,16 +307,21 @@ class WebApp:
             return fn(j)
 
     async def _history(self) -> Response:
-        from .export import summaries
+        from .export import session_summary
         from .i18n import language
 
         def read(j) -> list[dict[str, Any]]:
             out = []
-            for s in summaries(j):
-                info = j.session(s.id)
-                out.append({"id": s.shown, "number": s.shown, "date": s.date,
-                            "title": s.title, "players": list(s.players), "result": s.result_text(),
-                            "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})
+            for info in j.sessions():  # newest first, as export.summaries
+                key = (info, language())
+                known = self._history_lines.get(info.id)
+                if known is None or known[0] != key:
+                    s = session_summary(j, info)
+                    known = (key, {"id": s.shown, "number": s.shown, "date": s.date,
+                                   "title": s.title, "players": list(s.players), "result": s.result_text(),
+                                   "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})
+                    self._history_lines[info.id] = known
+                out.append(known[1])
             return out
         try:
             items = await run_in_threadpool(self._read, read)

@@ -112,6 +112,26 @@ def test_downloads_of_a_session(client, game):
     assert png.status_code == 200 and png.content[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_history_reads_again_only_the_sessions_that_changed(client, game, monkeypatch):
+    """history.json keeps each session's line until the session changes (bench/web.py's
+    load: replaying every session at every request took the button loop's CPU)."""
+    from companion import export
+    c, secret, _app = client
+    j, s, _b = game
+    calls: list[int] = []
+    real = export.session_summary
+    monkeypatch.setattr(export, "session_summary", lambda jj, info: calls.append(info.id) or real(jj, info))
+    first = c.get(f"/{secret}/history.json").json()["games"]
+    assert [g["over"] for g in first] == [False] and calls
+    calls.clear()
+    assert c.get(f"/{secret}/history.json").json()["games"] == first and calls == []  # nothing changed
+    s.end("closed")
+    other = Session.start(j, "undercut", {"players": ["Ann", "Bob", "Cy"]}, random.Random(4))
+    games = c.get(f"/{secret}/history.json").json()["games"]
+    assert [g["over"] for g in games] == [False, True] and games[1]["number"] == first[0]["number"]
+    assert calls and set(calls) <= {s.id, other.id}
+
+
 # ---------------------------------------------------------------- over a real socket
 
 
