@@ -650,6 +650,7 @@ def measure_browser(p: Plan, folder: str) -> dict[str, Any]:
         d = chromium(412, 915)
     except Unavailable as e:
         return {"web_update_p95_ms": None, "web_update_reason": str(e)}
+    from selenium.common.exceptions import WebDriverException  # there, since Chromium started
     try:
         with LiveTable(folder) as t:
             m = Meter(t)
@@ -663,6 +664,9 @@ def measure_browser(p: Plan, folder: str) -> dict[str, Any]:
             presses = play_scripts(m, p.browser_scripts, p.browser_interval_s)
             time.sleep(1.0)
             seen = {int(k): v / 1000 for k, v in d.execute_script("return window.__seen").items()}
+    except WebDriverException as e:  # the browser died on the way: said, the bench goes on
+        return {"web_update_p95_ms": None,
+                "web_update_reason": f"Chromium failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"}
     finally:
         d.quit()
     shown = sorted(seen.items())
