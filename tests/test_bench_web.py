@@ -58,3 +58,15 @@ def test_the_load_generator_talks_to_loopback_only():
         web._Load("http://192.0.2.1:8032/secretsecretsecret/", 1, 1, 1)
     load = web._Load("http://127.0.0.1:8032/secretsecretsecret/", 10_000, 10_000, 10_000)
     assert (load.streams, load.rps, load.seconds) == (web.MAX_STREAMS, web.MAX_RPS, web.MAX_SECONDS)
+
+
+def test_without_a_browser_the_figure_is_na_with_the_reason(tmp_path, monkeypatch):
+    import bench.browser
+
+    def no_browser(*args, **kw):
+        raise bench.browser.Unavailable("no Chromium here (a test)")
+    monkeypatch.setattr(bench.browser, "chromium", no_browser)
+    got = web.measure_browser(web.tiny_plan(), str(tmp_path))
+    assert got == {"web_update_p95_ms": None, "web_update_reason": "no Chromium here (a test)"}
+    assert "| web_update_p95_ms | n/a |" in main.table(got)
+    assert "not measured in this run: no Chromium here (a test)" in web.note(got)
