@@ -842,7 +842,9 @@ class TargetPicker(Menu):
             on_pick(app, Place(piece, it.value))
         title = _("Table: {piece} on:") if check else _("Put {piece} on:")  # check mode: BU-13
         super().__init__(title.format(piece=piece),
-                         [Item(stack_text(g.label, g.pieces), value=g.label) for g in state.field_groups()],
+                         # a cell kept free before the scroll mark (issue 34)
+                         [Item(stack_text(g.label, g.pieces, ROW_CHARS - 1), value=g.label)
+                          for g in state.field_groups()],
                          on_select=pick)  # BU-5
 
 
@@ -1023,12 +1025,13 @@ class BottomsUpScreen(SessionScreen):
             assert at is not None
             q = Piece(m.color, at[2].size)
             n = st.stash.count(q)
-            return Item(f"{color_word(m.color):<7}{q}  " + ngettext("{n} left", "{n} left", n).format(n=n), act)
+            # 19 characters at most ("bleu   bL 5 restent"): a cell free before the scroll mark (issue 34)
+            return Item(f"{color_word(m.color):<7}{q} " + ngettext("{n} left", "{n} left", n).format(n=n), act)
         if isinstance(m, YellowChoice) and m.target is not None:
             tg = st.group(m.target)
             assert tg is not None
             head = _("onto {stack}")
-            room = ROW_CHARS - len(head.format(stack=""))
+            room = ROW_CHARS - 1 - len(head.format(stack=""))  # a cell free before the scroll mark
             return Item(head.format(stack=stack_text(m.target, tg.pieces, room)), act)
         if isinstance(m, YellowChoice):
             # said to end the move (BU-9: open space queues nothing; issue 13)
