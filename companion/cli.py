@@ -210,9 +210,10 @@ def run_interactive_sim(app, args) -> int:
     _on_sigterm(lambda: inputs.put(STOP))
     reader.start()
     console = _serial_console(args, app, loop)
-    page = _page(app, loop, simulator=True)
-    if page is not None:  # under the simulator's frame: open it in a browser on this machine
-        display.footer = f"Scoreboard page: {page.address}"
+
+    def footer(page) -> None:  # under the simulator's frame: open it in a browser on this machine
+        display.set_footer(f"Scoreboard page: {page.address}")
+    pages = _page(app, loop, simulator=True, started=footer)
     try:
         loop.run()
     except KeyboardInterrupt:
@@ -223,7 +224,7 @@ def run_interactive_sim(app, args) -> int:
         sim.restore_terminal(fd, saved)
         if console:
             console.close()
-        if page is not None:
+        for page in pages:
             page.close()
         sys.stdout.write("\x1b[2J\x1b[H")
         print("companion: bye (everything is in the journal)")
@@ -239,17 +240,26 @@ def _serial_console(args, app, loop):
     return start_console(url, loop, baudrate=app.settings.serial_baud, read_only=app.settings.read_only)
 
 
-def _page(app, loop, *, simulator: bool, notifier=None):
+def _page(app, loop, *, simulator: bool, notifier=None, started=None) -> list:
     """The scoreboard page (issue 32, docs/web.md) unless the ``web`` setting is off.
-    A fault is said once: on stderr (the service's log), in systemd's status and in a
-    message on the device; the game goes on and the server tries again."""
-    if app.settings.web == "off":
-        return None
+    It is set up by a ``Call`` the loop runs after the first frame (its web stack is not
+    imported on the way to it); ``started(page)`` then runs on the loop's thread. Returns
+    the list the page is put in, for the caller to close. A fault is said once: on stderr
+    (the service's log), in systemd's status and in a message on the device; the game
+    goes on and the server tries again."""
+    from .loop import Call
+    pages: list = []
+    if app.settings.web != "off":
+        loop.inputs.put(Call(lambda a: _start_page(a, loop, pages, simulator, notifier, started), redraw=False))
+    return pages
+
+
+def _start_page(app, loop, pages: list, simulator: bool, notifier, started) -> None:
     try:
         from hardware.web_server import PageService
     except ImportError as e:  # a broken install: the device still plays
         print(f"companion: the scoreboard page cannot start: {e}", file=sys.stderr)
-        return None
+        return
     from .i18n import _
     from .loop import Call
 
@@ -264,9 +274,11 @@ def _page(app, loop, *, simulator: bool, notifier=None):
         page = PageService(app, simulator=simulator, on_fault=fault)
     except Exception as e:  # a bad setting the validation did not catch: never stop the table
         print(f"companion: the scoreboard page cannot start: {e}", file=sys.stderr)
-        return None
+        return
     app.web = page
-    return page.start(loop)
+    pages.append(page.start(loop))  # the loop publishes to it after this call
+    if started is not None:
+        started(page)
 
 
 def _on_sigterm(action) -> None:
@@ -372,7 +384,7 @@ def run_board(args, board: str) -> int:
                 heartbeat=(notifier.watchdog if notifier else None))
     _on_sigterm(lambda: inputs.put(STOP))
     console = _serial_console(args, app, loop)
-    page = _page(app, loop, simulator=False, notifier=notifier)
+    pages = _page(app, loop, simulator=False, notifier=notifier)
     if notifier:
         notifier.ready()
         notifier.status(ready_status(board, app))  # systemctl status: "Status: ..."
@@ -385,7 +397,7 @@ def run_board(args, board: str) -> int:
             notifier.stopping()
         if console:
             console.close()
-        if page is not None:
+        for page in pages:
             page.close()
         writer.flush(timeout=2)  # the last frame out before the board closes
         b.close()

@@ -109,9 +109,6 @@ def loop_waker(loop) -> Callable[[], None]:
     return wake
 
 
-_session_of = public.session_of
-
-
 def screen_title(app) -> str:
     """The top screen's title; a game screen without one is named by its game."""
     top = app.top
@@ -127,11 +124,6 @@ def _parse_id(text: str) -> int:
     if not text.isdigit() or len(text) > 12:
         raise ConsoleError(f"bad session id {text[:20]!r} (a number, see: games)")
     return int(text)
-
-
-# one rule for every view off the device (RULINGS V-1): companion.public
-_hidden = public.hidden_event
-_public = public_event
 
 
 def _json(obj: Any) -> str:
@@ -235,7 +227,7 @@ class Console:
         self._no_args(args, "status")
 
         def fn(app) -> list[str]:
-            s = _session_of(app)
+            s = public.session_of(app)
             out = ["OK status", f"screen: {screen_title(app)}"]
             if s is None:
                 out += ["session: -", "player: -", "scores: -"]
@@ -413,7 +405,7 @@ class Console:
             events = app.journal.events(info.id)
             if fmt == "json":
                 from .records import dumps
-                if any(_hidden(info, e) for e in events):
+                if any(public.hidden_event(info, e) for e in events):
                     raise ConsoleError(f"session {sid} is not over and holds hidden information; "
                                        "export it when the game has ended")
                 text = dumps(info.game, info.setup, events, session=info.number, created=info.created)
@@ -438,7 +430,7 @@ class Console:
         def fn(app) -> list[str]:
             info = self._info(app, sid)
             evs = [e for e in app.journal.events(info.id) if e.seq > since]
-            return [f"OK {len(evs)} events", *[_json(_public(info, e)) for e in evs]]
+            return [f"OK {len(evs)} events", *[_json(public_event(info, e)) for e in evs]]
         return self.run(fn)
 
     def cmd_watch(self, args: list[str]) -> list[str]:
@@ -498,7 +490,7 @@ class Console:
                 mark = known[1]
             for e in j.events(info.id):
                 if e.seq > mark:
-                    out.append(_json(_public(info, e)))
+                    out.append(_json(public_event(info, e)))
                     mark = e.seq
             self._watch_marks[info.id] = (info.events, mark)
         return out

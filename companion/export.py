@@ -212,10 +212,14 @@ SECRET = "secret"
 record holds that the table must not see before the game ends (RULINGS V-1)."""
 
 
+def is_secret_text(move: Any) -> bool:
+    """A move text that draws a secret color (BU-3): ``secret r``."""
+    return isinstance(move, str) and move.split(" ", 1)[0] == SECRET
+
+
 def is_secret(event: Event) -> bool:
     """A move event that draws a secret color (BU-3)."""
-    move = event.data.get("move") if event.type == "move" else None
-    return isinstance(move, str) and move.split(" ", 1)[0] == SECRET
+    return event.type == "move" and is_secret_text(event.data.get("move"))
 
 
 def game_over(fold: Fold | None) -> bool:

@@ -66,6 +66,8 @@ class Loop:
         # called with the app after every press and call, on this thread (the scoreboard
         # page's Board.publish): each must be quick and never raise into the loop
         self.watchers: list[Callable[[App], object]] = []
+        self.watcher_errors = 0
+        self.last_watcher_error = ""
 
     def apply_settings(self) -> None:
         """Settings changed on the device (Settings > Contrast, Rotation, Screen
@@ -138,9 +140,6 @@ class Loop:
                 self.blanked = True
             except Exception:
                 self.display_errors += 1
-
-    watcher_errors = 0
-    last_watcher_error = ""
 
     def run(self) -> None:
         self.show()

@@ -19,7 +19,7 @@ not in each view. What it holds:
 Never: a Bottoms Up secret color before the end (BU-3), not even in a move's
 text; the random generator's seed or state, or anything that tells a future
 draw (the bag's contents by kind are left out, its count is kept); a path, a
-setting or a device secret. ``hidden_move`` and ``public_event`` are the
+setting or a device secret. ``hidden_event`` and ``public_event`` are the
 same rule for single journal events (the console's ``events`` and ``watch``).
 
 The projection is a plain JSON-able dict with a ``version``; the page's
@@ -43,8 +43,8 @@ LAST_MOVES = 8  # the moves a projection carries, newest last
 def hidden_move(ended: bool, move: Any) -> bool:
     """A move text that is hidden information while the game is not over:
     Bottoms Up's secret colors (BU-3, V-1)."""
-    from .export import SECRET
-    return not ended and isinstance(move, str) and move.split(" ", 1)[0] == SECRET
+    from .export import is_secret_text
+    return not ended and is_secret_text(move)
 
 
 def hidden_event(info, e: Event) -> bool:

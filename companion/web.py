@@ -107,8 +107,8 @@ class Board:
         s = public.session_of(app)
         if s is not None:
             key: Any = (s.id, s.last_seq, bool(s.finished), language())
-        else:
-            key = ("idle", app.journal.count(), language())
+        else:  # the main menu: its view changes only with the language
+            key = ("idle", language())
         if key == self._key:
             return False
         if s is not None:

@@ -86,6 +86,16 @@ class TerminalDisplay:
         self.stream.flush()
         self.frames_sent += 1
 
+    def set_footer(self, text: str) -> None:
+        """The line under the help (the scoreboard page's address): written in its place
+        under the frame on the screen, and with every frame from now on."""
+        self.footer = text
+        cols, rows = self.size()
+        if self._lines and not self.blanked and cols >= NEED_COLS and rows > NEED_ROWS:
+            row = len(self._lines) + 6  # the clear line, title, top rule, the lines, bottom rule, help
+            self.stream.write(f"\x1b7\x1b[{row};1H{text[:cols]}\x1b[K\x1b8")  # the cursor stays where it was
+            self.stream.flush()
+
     def blank(self) -> None:
         self.blanked = True
         self._draw([" " * (WIDTH // 2)] * (HEIGHT // 4), title=f"{self.title}: {BLANK_NOTE}")

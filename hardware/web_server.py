@@ -288,12 +288,13 @@ class PageService:
                 self.host, self.port = sock.getsockname()[:2]
         self.server = WebServer(self.webapp, self.host, self.port, max_clients=s.web_clients, fd=fd,
                                 on_fault=on_fault)
-        self._shown_host = self.host
-        if self.host in ("0.0.0.0", "::"):
-            self._shown_host = lan_address() or socket.gethostname()
+        self._shown_host: str | None = None
 
     @property
     def address(self) -> str:
+        if self._shown_host is None:  # asked once, when the QR screen or the simulator shows it
+            wide = self.host in ("0.0.0.0", "::")
+            self._shown_host = (lan_address() or socket.gethostname()) if wide else self.host
         host = f"[{self._shown_host}]" if ":" in self._shown_host else self._shown_host
         return f"http://{host}:{self.port}/{self.webapp.secret}/"
 

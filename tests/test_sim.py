@@ -192,3 +192,20 @@ def test_the_simulator_redraws_when_the_terminal_is_resized(tmp_path):
         c.proc.wait(timeout=10)
     finally:
         c.close()
+
+
+def test_the_page_address_is_written_under_the_frame_without_a_new_frame():
+    """The scoreboard page's address (issue 32): written in its line under the frame when the
+    page comes up after the first frame (no frame drawn again), and with every frame after."""
+    import io
+    from PIL import Image
+    from hardware.sim import TerminalDisplay
+    out = io.StringIO()
+    d = TerminalDisplay(out)
+    d.show(Image.new("1", (128, 64)))
+    before = out.getvalue()
+    d.set_footer("Scoreboard page: http://127.0.0.1:8032/abc/")
+    added = out.getvalue()[len(before):]
+    assert "http://127.0.0.1:8032/abc/" in added and "\x1b[2J" not in added and d.frames_sent == 1
+    d.show(Image.new("1", (128, 64), 1))
+    assert out.getvalue().rstrip().endswith("Scoreboard page: http://127.0.0.1:8032/abc/")

@@ -521,3 +521,27 @@ def test_the_qr_code_on_the_panel_scans(tmp_path):
         out = subprocess.run([zbar, "-q", "--raw", str(path)], capture_output=True, text=True, timeout=30).stdout
         assert out.strip() == url
         app.journal.close()
+
+
+def test_the_page_starts_after_the_first_frame_and_is_closed_with_the_app(tmp_path):
+    """cli._page: the web stack is set up by a call the loop runs after the first frame, so
+    the device's first frame never waits for it (start-up); the caller closes it."""
+    from bench.live import LiveTable
+    from companion.cli import _page
+    with LiveTable(str(tmp_path), page=False) as t:
+        frames_at_start: list[int] = []
+        pages = _page(t.app, t.loop, simulator=True, started=lambda page: frames_at_start.append(t.display.frames))
+        t.settle()
+        assert pages and t.app.web is pages[0] and frames_at_start and frames_at_start[0] >= 1
+        assert pages[0].server.started.wait(10)
+        seq, text = pages[0].board.snapshot()
+        assert json.loads(text)["session"] is None  # published at once: the main menu
+        pages[0].close()
+    off = Journal(str(tmp_path / "off.db"))
+    from companion.config import Settings
+    from companion.ui.app import App
+    from companion.loop import Loop
+    import queue as _q
+    app = App(off, Settings(web="off"))
+    assert _page(app, Loop(app, None, _q.Queue()), simulator=True) == [] and app.web is None
+    off.close()
