@@ -133,6 +133,13 @@ class Board:
                 pass
 
 
+def _same(given: str, secret: str) -> bool:
+    """The path's first part is the secret: compared in constant time, as bytes
+    (``compare_digest`` refuses a ``str`` that is not ASCII, e.g. ``/%C3%A9/``:
+    that was a 500; it is a 404 like any wrong secret, issue 38)."""
+    return _secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("ascii"))
+
+
 def _asset(name: str) -> bytes:
     return resources.files("companion").joinpath("web_assets", name).read_bytes()
 
@@ -239,7 +246,7 @@ class WebApp:
         parts = request.url.path.split("/")
         # "/SECRET/rest": a wrong or missing secret is 404 for every path and method,
         # so nothing tells a scanner that a companion listens here
-        if len(parts) < 3 or parts[0] != "" or not _secrets.compare_digest(parts[1], self.secret):
+        if len(parts) < 3 or parts[0] != "" or not _same(parts[1], self.secret):
             return self._not_found()
         if request.method not in ("GET", "HEAD"):
             return PlainTextResponse("Method Not Allowed: the page only looks (V-2)", status_code=405,
@@ -255,6 +262,8 @@ class WebApp:
             seq, text = self.board.snapshot()
             return Response(text, media_type="application/json", headers={"ETag": f'"{seq}"', **NO_STORE})
         if rest == "events":
+            if request.method == "HEAD":  # its headers only: no body, so it holds no stream's place
+                return Response(b"", media_type="text/event-stream", headers=NO_STORE)
             return self._stream(request)
         if rest == "history.json":
             return await self._history()

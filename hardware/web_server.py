@@ -2,13 +2,29 @@
 
 ``WebServer(app, host, port).start()`` serves ``companion.web.WebApp`` on its
 own event loop and thread, so the button loop never waits for it. Its limits
-are uvicorn's settings where uvicorn has one (``limit_concurrency``: the
-connection past it gets 503; ``timeout_keep_alive``: idle connections close;
-``h11_max_incomplete_event_size``: a request line and headers larger than
-``MAX_HEADER_BYTES`` get 400) and this module's where it has none: a client
-that has not sent its request's headers within ``HEADER_TIMEOUT_S`` of
-connecting (or of its last response) is dropped, whatever it trickles
-(slowloris); a stream that cannot write for ``WRITE_TIMEOUT_S`` is ended.
+are uvicorn's settings where uvicorn has one (``timeout_keep_alive``: idle
+connections close; ``h11_max_incomplete_event_size``: a request line and
+headers larger than ``MAX_HEADER_BYTES`` get 400) and this module's where it
+has none (issue 38, docs/web.md's threat model):
+
+* connections: at most ``max_clients + SPARE_CONNECTIONS`` at once and
+  ``PER_PEER`` from one address. A connection past either takes the place of
+  the oldest *idle* one (no whole request in: it waits for headers, or sits
+  between requests) of the address that holds the most, its own first; when
+  none is idle it is closed at once, without a word. A stream or a request
+  being answered is never put out for a newcomer.
+* a client that has not sent its request's headers within ``HEADER_TIMEOUT_S``
+  of connecting (or of its last response), ``BUSY_HEADER_TIMEOUT_S`` when the
+  server is more than half full, is dropped, whatever it trickles (slowloris);
+* a response that cannot write for ``WRITE_TIMEOUT_S`` is ended, and what a
+  connection may queue is bounded (``SEND_BUFFER`` in the kernel and as much
+  in the event loop): a stream whose reader stops is ended, not fed;
+* a request with both Content-Length and Transfer-Encoding (RFC 9112 6.3)
+  gets 400 and the connection closes;
+* every answer the server gives of its own (400, 431, 500) is as bare as the
+  page's 404: the same headers, the status's reason as the whole body; what
+  bad requests write to the log is rate-limited (``LOG_BURST`` lines, then
+  one every ``LOG_EVERY_S``).
 
 A failing server never stops the device: the port taken, a crash, anything
 uvicorn raises is said once (``on_fault(message)``, for the OLED's status
@@ -26,6 +42,7 @@ import threading
 import time
 from typing import Any, Callable
 
+import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -34,26 +51,140 @@ WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long 
 KEEP_ALIVE_S = 15           # an idle keep-alive connection is closed after this
 MAX_HEADER_BYTES = 8192     # request line + headers (companion.web refuses larger that come at once)
 SPARE_CONNECTIONS = 16      # connections beyond the streams' limit, for pages and downloads
+PER_PEER = 10               # connections one address may hold (a phone needs 2 to 7: its page, files, stream)
+BUSY_HEADER_TIMEOUT_S = 2.0  # the headers' deadline when the server is more than half full
+SEND_BUFFER = 16384         # what one connection may queue, in the kernel and again in the event loop
+LOG_BURST = 5               # bad requests' log lines at once, then one every LOG_EVERY_S
+LOG_EVERY_S = 60.0
 RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 60.0
 
 log = logging.getLogger("companion.web")
+requests_log = logging.getLogger("companion.web.requests")  # bad requests and failed handlers: rate-limited
+
+
+class RateLimit(logging.Filter):
+    """Lets ``burst`` records through, then one every ``every`` seconds; the next
+    one let through says how many were left out. A flood of bad requests
+    writes a few lines, not megabytes to the SD card."""
+
+    def __init__(self, burst: int = LOG_BURST, every: float = LOG_EVERY_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.burst, self.every, self.clock = burst, every, clock
+        self.tokens = float(burst)
+        self.last = clock()
+        self.dropped = 0
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        with self._lock:
+            now = self.clock()
+            self.tokens = min(float(self.burst), self.tokens + (now - self.last) / self.every)
+            self.last = now
+            if self.tokens < 1:
+                self.dropped += 1
+                return False
+            self.tokens -= 1
+            if self.dropped:
+                record.msg = f"{record.msg} ({self.dropped} more like it not logged)"
+                self.dropped = 0
+            if record.exc_info and self.tokens < self.burst - 1:
+                record.exc_info = None  # one traceback per burst is enough
+                record.exc_text = None
+            return True
+
+
+def limit_logs() -> None:
+    """Rate-limit what uvicorn's and this server's request errors write (idempotent)."""
+    for name in ("uvicorn.error", "companion.web.requests"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RateLimit) for f in logger.filters):
+            logger.addFilter(RateLimit())
+
+
+def _reason(status: int) -> bytes:
+    import http
+    return http.HTTPStatus(status).phrase.encode()
+
+
+def bare(status: int, *, close: bool = False) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of an answer the server gives of its own: the same
+    shape as the page's 404 (``companion.web.HEADERS``, no-store, the reason
+    as the body), so that none of them tells more than the 404 does."""
+    from companion.web import HEADERS, NO_STORE
+    body = _reason(status)
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    headers += [(k.lower().encode(), v.encode()) for k, v in {**NO_STORE, **HEADERS}.items()]
+    if close:
+        headers.append((b"connection", b"close"))
+    return headers, body
 
 
 class _Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline on each request's headers."""
+    """uvicorn's HTTP/1.1 protocol with a deadline on each request's headers,
+    a share of the connections per address and bare 400s (module docstring)."""
 
     _deadline: asyncio.TimerHandle | None = None
     _seen: Any = None
+    _peer = ""
+    _since = 0.0
+    _idle = True  # no whole request in since it connected or since its last response
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        self._peer = self.client[0] if self.client else ""
+        self._since = self.loop.time()
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            except OSError:
+                pass
+        transport.set_write_buffer_limits(high=SEND_BUFFER)
+        if not self._admit():
+            transport.close()  # no room, and nobody idle to give it up: closed without a word
+            return
         self._arm()
+
+    # ------------------------------------------------------------ connections' shares
+
+    def _limit(self) -> int:
+        return int(getattr(self.config, "companion_limit", 48))
+
+    def _open(self) -> list["_Protocol"]:
+        return [c for c in self.connections
+                if c is not self and isinstance(c, _Protocol) and not c.transport.is_closing()]
+
+    def _admit(self) -> bool:
+        others = self._open()
+        per_peer = int(getattr(self.config, "companion_per_peer", PER_PEER))
+        mine = [c for c in others if c._peer == self._peer]
+        if len(mine) >= per_peer:  # this address has its share: its own oldest idle one goes
+            victim = min((c for c in mine if c._idle), key=lambda c: c._since, default=None)
+            if victim is None:
+                return False
+            victim.transport.close()
+            others.remove(victim)
+        if len(others) >= self._limit():  # full: the oldest idle one of the address holding the most goes
+            count: dict[str, int] = {}
+            for c in others:
+                count[c._peer] = count.get(c._peer, 0) + 1
+            victim = max((c for c in others if c._idle), key=lambda c: (count[c._peer], -c._since), default=None)
+            if victim is None:
+                return False
+            victim.transport.close()
+        return True
+
+    # ------------------------------------------------------------ the headers' deadline
 
     def _arm(self) -> None:
         self._disarm()
         self._seen = self.cycle
-        self._deadline = self.loop.call_later(HEADER_TIMEOUT_S, self._too_slow)
+        self._idle = True
+        busy = len(self._open()) * 2 > self._limit()
+        self._deadline = self.loop.call_later(BUSY_HEADER_TIMEOUT_S if busy else HEADER_TIMEOUT_S,
+                                              self._too_slow)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
@@ -68,7 +199,26 @@ class _Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if self.cycle is not self._seen:
+            self._idle = False
             self._disarm()  # a request's headers are in
+            if self.cycle is not None:  # its app has not run yet: it may end the connection at once
+                ext: dict[str, Any] = self.cycle.scope.setdefault("extensions", {})
+                ext["companion.abort"] = self.transport.abort
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's 400 for what the parser refuses, as bare as the 404 (``bare``)."""
+        requests_log.warning("scoreboard page: a malformed request from %s: %s", self._peer or "?", msg)
+        if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
+            self.transport.close()
+            return
+        headers, body = bare(400, close=True)
+        try:
+            out = self.conn.send(h11.Response(status_code=400, headers=headers, reason=_reason(400)))
+            out += self.conn.send(h11.Data(data=body)) + self.conn.send(h11.EndOfMessage())
+            self.transport.write(out)
+        except h11.LocalProtocolError:
+            pass
+        self.transport.close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -82,7 +232,10 @@ class _Protocol(H11Protocol):
 
 class _TimedSend:
     """An ASGI app wrapper: a ``send`` that does not complete within
-    ``WRITE_TIMEOUT_S`` (a client that stopped reading) ends the response."""
+    ``WRITE_TIMEOUT_S`` (a client that stopped reading) ends the response; a
+    request with both Content-Length and Transfer-Encoding gets a bare 400 and
+    the connection closes; a handler that fails gets a bare 500, logged
+    (rate-limited), and the server goes on."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -90,10 +243,36 @@ class _TimedSend:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        names = {k for k, _v in scope.get("headers", ())}
+        if b"content-length" in names and b"transfer-encoding" in names:  # RFC 9112 6.3: close after
+            requests_log.warning("scoreboard page: a request with Content-Length and Transfer-Encoding")
+            return await self._bare(send, 400, close=True)
+        started = False
 
         async def timed(message) -> None:
+            nonlocal started
+            started = True
             await asyncio.wait_for(send(message), timeout=WRITE_TIMEOUT_S)
-        await self.app(scope, receive, timed)
+        try:
+            await self.app(scope, receive, timed)
+        except asyncio.TimeoutError:
+            abort = scope.get("extensions", {}).get("companion.abort")
+            if abort is None:
+                raise
+            abort()  # its reader stopped: what was queued for it goes now, not when it reads again
+        except (asyncio.CancelledError, OSError):
+            raise
+        except Exception as e:
+            requests_log.error("scoreboard page: a request failed: %s: %s", type(e).__name__, e, exc_info=True)
+            if started:
+                raise
+            await self._bare(send, 500, close=True)
+
+    @staticmethod
+    async def _bare(send, status: int, *, close: bool) -> None:
+        headers, body = bare(status, close=close)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def port_free(host: str, port: int) -> str | None:
@@ -112,8 +291,10 @@ class WebServer:
     """Serves ``app`` (an ASGI app) on ``host:port`` from its own thread; see the module docstring."""
 
     def __init__(self, app, host: str, port: int, *, max_clients: int = 32, fd: int | None = None,
-                 on_fault: Callable[[str], None] | None = None, sleep: Callable[[float], bool] | None = None):
+                 on_fault: Callable[[str], None] | None = None, sleep: Callable[[float], bool] | None = None,
+                 per_peer: int = PER_PEER):
         self.app = app
+        self.per_peer = per_peer
         self.host = host
         self.port = port
         self.fd = fd  # a listening socket systemd handed over (companion.socket): served instead of host:port
@@ -130,12 +311,16 @@ class WebServer:
 
     def config(self) -> uvicorn.Config:
         where: dict[str, Any] = {"fd": self.fd} if self.fd is not None else {"host": self.host, "port": self.port}
-        return uvicorn.Config(
+        limit_logs()
+        config = uvicorn.Config(
             _TimedSend(self.app), **where, http=_Protocol, ws="none",
             lifespan="on", log_level="warning", access_log=False, server_header=False, date_header=False,
-            limit_concurrency=self.max_clients + SPARE_CONNECTIONS, timeout_keep_alive=KEEP_ALIVE_S,
+            limit_concurrency=None, timeout_keep_alive=KEEP_ALIVE_S,  # _Protocol shares the connections
             h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_graceful_shutdown=1,
             proxy_headers=False)
+        config.companion_limit = self.max_clients + SPARE_CONNECTIONS  # type: ignore[attr-defined]
+        config.companion_per_peer = self.per_peer  # type: ignore[attr-defined]
+        return config
 
     def start(self) -> "WebServer":
         self._thread = threading.Thread(target=self._run, name="companion-web", daemon=True)
