@@ -23,10 +23,12 @@
   than ``FRAME_LATE_MS`` after the press was put on the queue) and
   ``web_load_updates_late`` (a press's update that reached a stream more than
   ``UPDATE_LATE_MS`` after the press, counted per stream).
-* ``web_rss_extra_mb``: peak RSS of a child process playing every scripted
-  session through the loop with the page served and ``RSS_STREAMS`` streams
-  reading it (from another process), minus the same child without the page
-  (which then never imports the web stack).
+* ``web_rss_extra_mb``: peak PSS (proportional set size: shared pages once)
+  of a child process playing every scripted session through the loop with the
+  page served from its own process and ``RSS_STREAMS`` streams reading it
+  (from another process), that child and the page's process together, minus
+  the same child's without the page (which then never imports the web stack).
+  PSS since issue 38 (the page's process shares the interpreter's pages).
 * ``web_secret_leaks``: responses (pages, assets, projection, stream events,
   history, downloads) that hold something the table may not see, over
   seeded whole games of each kind served by the real server: a Bottoms Up
@@ -106,6 +108,11 @@ class Plan:
     stale_presses: int = 160          # seeded keys after each game's tour (web_open_page_stale)
     stale_games: tuple[str, ...] | None = None  # None: every game
     notes: list[str] = field(default_factory=list)
+    guard_scripts: list[list[str]] | None = None  # web_flood's presses (None: the load's scripts)
+    siege_seconds: float = 20.0
+    bad_requests: int = 10_000
+    flood_seconds: float = 15.0
+    flood_repeats: int = 2
 
 
 LEAK_GAMES: list[tuple[str, dict[str, Any]]] = [
@@ -135,7 +142,8 @@ def plan(quick: bool) -> Plan:
         rss_quick=quick,
         rss_runs=1 if quick else 3,
         stale_presses=40 if quick else 160,
-        notes=["quick: each pass under load lasts 8 s, not the issue's 30 s"] if quick else [])
+        notes=["quick: each pass under load lasts 8 s, not the issue's 30 s"] if quick else [],
+        siege_seconds=8.0 if quick else 20.0, flood_seconds=6.0 if quick else 15.0, flood_repeats=1 if quick else 2)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -500,7 +508,10 @@ def _streams_gone(t, timeout: float = 10.0) -> None:
     server = getattr(t.page.server, "_server", None)
     state = getattr(server, "server_state", None)
     while time.monotonic() < end:
-        if not t.page.webapp.streams and not (state is not None and state.connections):
+        if t.page.webapp is None:  # the page's own process says what it holds
+            if not t.page.server.connections and not t.page.server.streams:
+                return
+        elif not t.page.webapp.streams and not (state is not None and state.connections):
             return
         time.sleep(0.02)
 
@@ -860,17 +871,42 @@ def _leak(text: str, hidden: list[str], secret: str, seed: int, folder: str) -> 
 # ================================================================ memory
 
 
+def pss_kb(pid: int | str = "self") -> int:
+    """A process's proportional set size (shared pages counted once over the
+    processes that share them), 0 when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def rss_child(argv: list[str]) -> int:
     """``python -m bench.web rss with|without [--quick]``: every scripted session
     played through the loop (the page served and RSS_STREAMS streams reading
-    it, or no page at all); prints the peak RSS as JSON."""
+    it, or no page at all); prints the peak RSS of this process and the peak
+    PSS of this process and the page's own process together, as JSON."""
     from bench.__main__ import scripted_keys
     from bench.live import LiveTable
     from bench.rss import peak_kb
     page = argv[0] == "with"
     quick = "--quick" in argv
+    peak = [0]
+    done = threading.Event()
+    table: list[Any] = []
+
+    def sample() -> None:  # the device's and the page's processes together, every 20 ms
+        while not done.wait(0.02):
+            child = getattr(getattr(table[0].page, "server", None), "pid", None) if table and table[0].page else None
+            peak[0] = max(peak[0], pss_kb() + (pss_kb(child) if child else 0))
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with tempfile.TemporaryDirectory(prefix="bench-web-rss-") as d:
         with LiveTable(d, page=page, clients=RSS_STREAMS + 4) as t:
+            table.append(t)
             m = Meter(t)
             scripts = scripted_keys(quick)
             if page:
@@ -882,22 +918,32 @@ def rss_child(argv: list[str]) -> int:
                     raise SystemExit(f"{opened} streams of {RSS_STREAMS} read the page")
             else:
                 play_scripts(m, scripts, 0.002)
-        assert ("starlette" in sys.modules) == page, "the page's stack only in the run with the page"
-        print(json.dumps({"peak_rss_mb": round(peak_kb() / 1024, 1)}))
+            time.sleep(0.1)
+            done.set()
+            sampler.join()
+        assert page or "starlette" not in sys.modules, "the page's stack only in the run with the page"
+        print(json.dumps({"peak_rss_mb": round(peak_kb() / 1024, 1), "peak_pss_mb": round(peak[0] / 1024, 1)}))
     return 0
 
 
 def measure_rss(p: Plan) -> dict[str, Any]:
-    def run(which: str) -> float:
+    """``web_rss_extra_mb`` counts proportional set size (PSS) since the page has a
+    process of its own (issue 38): the device's process and the page's together,
+    shared pages once, with the page, minus the device's process without it.
+    The device's own peak RSS with and without is reported beside it."""
+    def run(which: str) -> dict[str, float]:
         out = subprocess.run([sys.executable, "-m", "bench.web", "rss", which] + (["--quick"] if p.rss_quick else []),
                              capture_output=True, text=True, cwd=ROOT, check=True, timeout=600)
-        return json.loads(out.stdout.strip().splitlines()[-1])["peak_rss_mb"]
+        return json.loads(out.stdout.strip().splitlines()[-1])
     with_, without = [], []
     for _ in range(p.rss_runs):
         without.append(run("without"))
         with_.append(run("with"))
-    a, b = statistics.median(with_), statistics.median(without)
-    return {"web_rss_extra_mb": round(a - b, 1), "web_rss_with_mb": a, "web_rss_without_mb": b,
+    a = statistics.median(x["peak_pss_mb"] for x in with_)
+    b = statistics.median(x["peak_pss_mb"] for x in without)
+    return {"web_rss_extra_mb": round(a - b, 1), "web_rss_counts": "PSS", "web_pss_with_mb": a,
+            "web_pss_without_mb": b, "web_rss_with_mb": statistics.median(x["peak_rss_mb"] for x in with_),
+            "web_rss_without_mb": statistics.median(x["peak_rss_mb"] for x in without),
             "web_rss_streams": RSS_STREAMS}
 
 
@@ -915,6 +961,9 @@ def measure_web(quick: bool, p: Plan | None = None) -> dict[str, Any]:
         ("memory", lambda d: measure_rss(p)),
         ("open pages", lambda d: __import__("bench.stale", fromlist=["measure"]).measure(
             d, games=p.stale_games, presses=p.stale_presses)),
+        ("a guest on the Wi-Fi", lambda d: __import__("bench.web_guard", fromlist=["measure_guard"]).measure_guard(
+            d, p.guard_scripts if p.guard_scripts is not None else p.scripts, siege_s=p.siege_seconds,
+            bad=p.bad_requests, flood_s=p.flood_seconds, flood_repeats=p.flood_repeats)),
     ]
     for name, fn in steps:
         t0 = time.perf_counter()
@@ -964,10 +1013,13 @@ def note(fig: dict[str, Any]) -> str:
         f"and {f('web_quiet_frames_late')} late), `web_load_updates_late` a press's update reaching a "
         f"stream more than {UPDATE_LATE_MS:g} ms after the press, per stream (p99 "
         f"{f('web_load_update_p99_ms')} ms). "
-        f"`web_rss_extra_mb`: peak RSS of a child process playing every scripted session through the loop "
-        f"with the page served and {f('web_rss_streams')} streams reading it ({f('web_rss_with_mb')} MB), "
-        f"minus the same child without the page, which then never imports Starlette or uvicorn "
-        f"({f('web_rss_without_mb')} MB). "
+        f"`web_rss_extra_mb` counts PSS (proportional set size: pages shared between processes counted "
+        f"once, as the Pi's memory holds them; issue 38): the peak of a child process playing every "
+        f"scripted session through the loop and of the page's own process together, with "
+        f"{f('web_rss_streams')} streams reading the page ({f('web_pss_with_mb')} MB), minus the same child "
+        f"without the page, which then never imports Starlette or uvicorn ({f('web_pss_without_mb')} MB); "
+        f"the device's process alone peaks at {f('web_rss_with_mb')} MB RSS with the page and "
+        f"{f('web_rss_without_mb')} MB without. "
         f"`web_secret_leaks`: seeded whole games of each kind (Undercut at both levels, Bag of Ice, "
         f"Bottoms Up with the players' and the device's secret colors) played move by move on the real "
         f"server; every few positions and at the end every page, file, the projection, the history and the "
@@ -993,7 +1045,8 @@ def tiny_plan() -> Plan:
     return replace(plan(True), scripts=[keys], load_seconds=1.5, load_repeats=1, held_levels=[4],
                    held_script=keys, held_repeats=1, browser_scripts=[keys], browser_interval_s=0.05,
                    leak_games=[LEAK_GAMES[2], LEAK_GAMES[4]], leak_every=40, rss_quick=True, rss_runs=1,
-                   load_streams=8, load_rps=50, stale_presses=5, stale_games=("bag_of_ice",), notes=["tiny"])
+                   load_streams=8, load_rps=50, stale_presses=5, stale_games=("bag_of_ice",), notes=["tiny"],
+                   siege_seconds=2.0, bad_requests=400, flood_seconds=1.5, flood_repeats=1)
 
 
 def main(argv: list[str] | None = None) -> int:

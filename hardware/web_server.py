@@ -35,6 +35,7 @@ and systemd's) and the server starts again after a back-off that doubles from
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import socket
@@ -323,6 +324,7 @@ class WebServer:
         return config
 
     def start(self) -> "WebServer":
+        self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="companion-web", daemon=True)
         self._thread.start()
         return self
@@ -389,6 +391,205 @@ class WebServer:
         await task
 
 
+# ---------------------------------------------------------------- the page's own process
+
+
+class PageProcess:
+    """The page served from a process of its own (``hardware.web_child``), so
+    that nothing a guest sends takes the device's interpreter (issue 38): the
+    device only hands each new projection over, on a thread of its own
+    (``Board.listen``: the loop's thread only sets a flag), newest first, no
+    backlog. The same face as ``WebServer`` (``start``, ``close``, ``started``,
+    ``state``, ``last_error``, ``faults``) plus ``renew(secret)``.
+
+    A page process that ends (a crash, killed, out of memory) is said once
+    (``on_fault``) and started again after a back-off that doubles from
+    ``RETRY_FIRST_S`` to ``RETRY_MAX_S``; the game goes on meanwhile. The
+    server's own faults inside it (a port taken) come over its stdout and are
+    said the same way."""
+
+    def __init__(self, board, journal_path: str | None, secret: str, host: str, port: int, *,
+                 max_clients: int = 32, fd: int | None = None,
+                 on_fault: Callable[[str], None] | None = None,
+                 sleep: Callable[[float], bool] | None = None):
+        self.board = board
+        self.journal_path = journal_path
+        self.secret = secret
+        self.host, self.port, self.fd = host, port, fd
+        self.max_clients = max_clients
+        self.on_fault = on_fault or (lambda message: None)
+        self.state = "stopped"
+        self.last_error = ""
+        self.faults = 0
+        self.connections = 0      # as the page process last said (bench/web.py waits for 0)
+        self.streams = 0
+        self.pid: int | None = None
+        self.started = threading.Event()
+        self._stop = threading.Event()
+        self._sleep = sleep or self._stop.wait
+        self._said = ""
+        self._proc: Any = None
+        self._thread: threading.Thread | None = None
+        self._dirty = threading.Condition()
+        self._pending_secret: str | None = None
+        self._unlisten: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------ the device's side
+
+    def _poke(self) -> None:  # on the loop's thread: only a flag, the writer sends
+        with self._dirty:
+            self._dirty.notify()
+
+    def renew(self, secret: str) -> None:
+        self.secret = secret
+        with self._dirty:
+            self._pending_secret = secret
+            self._dirty.notify()
+
+    def start(self) -> "PageProcess":
+        self._stop.clear()
+        self._unlisten = self.board.listen(self._poke)
+        self._thread = threading.Thread(target=self._run, name="companion-page", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        if self._unlisten is not None:
+            self._unlisten()
+            self._unlisten = None
+        with self._dirty:
+            self._dirty.notify_all()
+        proc = self._proc
+        if proc is not None:
+            try:
+                proc.stdin.close()  # its end of input: it closes its streams and stops
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout)
+            except Exception:
+                proc.kill()
+                proc.wait(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.started.clear()
+        self.state = "stopped"
+
+    def __enter__(self) -> "PageProcess":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _fault(self, error: str) -> None:
+        self.faults += 1
+        self.last_error = error
+        if error != self._said:  # said once, not at every retry
+            self._said = error
+            log.warning("scoreboard page: %s; trying again", error)
+            try:
+                self.on_fault(f"page: {error}")
+            except Exception:
+                pass
+
+    def _run(self) -> None:
+        import subprocess
+        import sys
+        delay = RETRY_FIRST_S
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(x for x in (root, env.get("PYTHONPATH", "")) if x)
+        while not self._stop.is_set():
+            self.state = "starting"
+            began = time.monotonic()
+            try:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "hardware.web_child"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, text=True, env=env, close_fds=True,
+                    pass_fds=(self.fd,) if self.fd is not None else ())
+            except OSError as e:
+                proc = None
+                error = f"the page's process cannot start: {e}"
+            if proc is not None:
+                self._proc, self.pid = proc, proc.pid
+                threading.Thread(target=self._relay_log, args=(proc,), name="companion-page-log",
+                                 daemon=True).start()
+                reader = threading.Thread(target=self._read, args=(proc,), name="companion-page-out", daemon=True)
+                reader.start()
+                self._write(proc)  # until it ends or the device closes it
+                code = proc.wait()
+                reader.join(2)
+                self.started.clear()
+                self._proc = None
+                if self._stop.is_set():
+                    break
+                error = f"the page's process ended (exit code {code})"
+            self.state = "retrying"
+            self._fault(error)
+            if time.monotonic() - began > RETRY_MAX_S:
+                delay = RETRY_FIRST_S  # it served a good while: start the back-off again
+            if self._sleep(delay):
+                break
+            delay = min(delay * 2, RETRY_MAX_S)
+        self.state = "stopped"
+
+    def _write(self, proc) -> None:
+        """Hands the config, then each newest projection (and a renewed secret) over."""
+        def line(obj: dict[str, Any]) -> bool:
+            try:
+                proc.stdin.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+                proc.stdin.flush()
+                return True
+            except (OSError, ValueError):
+                return False
+        tag, text = self.board.snapshot()
+        with self._dirty:
+            self._pending_secret = None
+        if not line({"secret": self.secret, "journal": self.journal_path, "host": self.host, "port": self.port,
+                     "fd": self.fd, "clients": self.max_clients,
+                     "snaps": [{"key": "public", "tag": tag, "text": text}]}):
+            return
+        sent = tag
+        while not self._stop.is_set() and proc.poll() is None:
+            with self._dirty:
+                secret, self._pending_secret = self._pending_secret, None
+                if secret is None and self.board.snapshot()[0] == sent:
+                    self._dirty.wait(0.5)
+                    secret, self._pending_secret = self._pending_secret, None
+            if secret is not None and not line({"secret": secret}):
+                return
+            tag, text = self.board.snapshot()
+            if tag != sent:
+                if not line({"snap": {"key": "public", "tag": tag, "text": text}}):
+                    return
+                sent = tag
+
+    def _read(self, proc) -> None:
+        for raw in proc.stdout:
+            word, _, rest = raw.rstrip("\n").partition(" ")
+            if word == "serving":
+                self.state = "serving"
+                self.last_error = ""
+                self.started.set()
+            elif word == "fault":
+                self.started.clear()
+                self._fault(rest.removeprefix("page: "))
+                self.state = "retrying"
+            elif word == "load":
+                try:
+                    self.connections, self.streams = (int(x) for x in rest.split())
+                except ValueError:
+                    pass
+
+    @staticmethod
+    def _relay_log(proc) -> None:
+        child = logging.getLogger("companion.web.page")
+        for raw in proc.stderr:  # already rate-limited in the page process
+            if raw.strip():
+                child.warning("%s", raw.rstrip("\n"))
+
+
 # ---------------------------------------------------------------- the page as the app sees it
 
 
@@ -450,12 +651,16 @@ def listen_host(setting: str, *, simulator: bool) -> str:
 
 class PageService:
     """The scoreboard page of a running app: its ``Board`` (published after every
-    press by the loop), its ``WebApp`` and its ``WebServer``. It is the app's
-    ``app.web`` (``companion.ui.join.PageLink``): ``address``, ``problem`` and
-    ``renew(app)``. ``on_fault(message)`` hears a failure once (the OLED's
-    message, systemd's status); the game goes on whatever the server does."""
+    press by the loop) and its server: by default a process of its own
+    (``PageProcess``, issue 38), with ``process=False`` ``WebApp`` on a
+    ``WebServer`` thread in this process (tests that look inside the server).
+    It is the app's ``app.web`` (``companion.ui.join.PageLink``): ``address``,
+    ``problem`` and ``renew(app)``. ``on_fault(message)`` hears a failure once
+    (the OLED's message, systemd's status); the game goes on whatever the
+    server does."""
 
-    def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None):
+    def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None,
+                 process: bool = True):
         from companion.config import change
         from companion.web import Board, WebApp, new_secret
         s = app.settings
@@ -463,16 +668,23 @@ class PageService:
         if not secret:  # the first start: a secret of this device's own, kept in the settings
             secret = new_secret()
             app.save_settings(change(s, web_secret=secret))
+        self.secret = secret
         self.board = Board()
-        self.webapp = WebApp(self.board, app.journal.path, secret, max_clients=s.web_clients)
         self.host = listen_host(s.web, simulator=simulator)
         self.port = s.web_port
         fd = None if simulator else systemd_socket()
         if fd is not None:  # the service: the socket unit says where (docs/web.md)
             with socket.socket(fileno=os.dup(fd)) as sock:
                 self.host, self.port = sock.getsockname()[:2]
-        self.server = WebServer(self.webapp, self.host, self.port, max_clients=s.web_clients, fd=fd,
-                                on_fault=on_fault)
+        self.webapp: Any = None
+        self.server: Any
+        if process:
+            self.server = PageProcess(self.board, app.journal.path, secret, self.host, self.port,
+                                      max_clients=s.web_clients, fd=fd, on_fault=on_fault)
+        else:
+            self.webapp = WebApp(self.board, app.journal.path, secret, max_clients=s.web_clients)
+            self.server = WebServer(self.webapp, self.host, self.port, max_clients=s.web_clients, fd=fd,
+                                    on_fault=on_fault)
         self._shown_host: str | None = None
 
     @property
@@ -481,7 +693,7 @@ class PageService:
             wide = self.host in ("0.0.0.0", "::")
             self._shown_host = (lan_address() or socket.gethostname()) if wide else self.host
         host = f"[{self._shown_host}]" if ":" in self._shown_host else self._shown_host
-        return f"http://{host}:{self.port}/{self.webapp.secret}/"
+        return f"http://{host}:{self.port}/{self.secret}/"
 
     @property
     def problem(self) -> str:
@@ -493,7 +705,8 @@ class PageService:
         from companion.web import new_secret
         secret = new_secret()
         app.save_settings(change(app.settings, web_secret=secret))
-        self.webapp.renew(secret)
+        self.secret = secret
+        (self.webapp or self.server).renew(secret)
 
     def start(self, loop) -> "PageService":
         loop.watchers.append(self.board.publish)

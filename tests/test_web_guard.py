@@ -264,3 +264,90 @@ def test_one_peer_holding_500_connections_does_not_keep_the_page_from_another(pa
     assert statuses == [200] * len(statuses)
     assert b"after-the-siege" in got, "the stream did not update under the siege"
     assert opened[0] > 500  # the siege did reopen what was dropped
+
+
+# ---------------------------------------------------------------- the page's own process
+
+
+def _events(port: int, path: str, n: int, timeout: float = 10.0) -> bytes:
+    got = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        end = time.monotonic() + timeout
+        while got.count(b"event: ") < n and time.monotonic() < end:
+            piece = s.recv(65536)
+            if not piece:
+                break
+            got += piece
+    return got
+
+
+def test_the_page_is_served_from_a_process_of_its_own_that_follows_the_device(tmp_path):
+    import json
+    import os
+    from bench.live import LiveTable
+    from bench.scripts_bag_of_ice import START
+    with LiveTable(str(tmp_path)) as t:
+        pid = t.page.server.pid
+        assert pid and pid != os.getpid()
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            assert t.page.secret.encode() not in f.read()  # never on a command line (ps shows it)
+        port = int(t.url.split(":")[2].split("/")[0])
+        base = "/" + t.url.split("/", 3)[3]
+        t.press(*START)
+        t.settle()
+        tag, text = t.page.board.snapshot()
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            status, headers, body, _c = get(port, base + "state.json")
+            if status == 200 and headers.get("etag") == f'"{tag}"':
+                break
+            time.sleep(0.05)
+        assert json.loads(body) == json.loads(text)  # the device's snapshot, as the device made it
+
+
+def test_a_page_process_that_dies_is_said_once_and_started_again_while_the_game_goes_on(tmp_path):
+    import os
+    import signal
+    from bench.live import LiveTable
+    from bench.scripts_bag_of_ice import START
+    faults: list[str] = []
+    with LiveTable(str(tmp_path)) as t:
+        t.page.server.on_fault = faults.append
+        port = int(t.url.split(":")[2].split("/")[0])
+        base = "/" + t.url.split("/", 3)[3]
+        for _round in range(2):
+            pid = t.page.server.pid
+            os.kill(pid, signal.SIGKILL)
+            end = time.monotonic() + 3
+            while t.page.server.pid == pid and time.monotonic() < end:
+                t.press("down")  # the device answers all the while
+                t.settle()
+                time.sleep(0.05)
+            assert t.page.server.pid != pid
+            assert t.page.server.started.wait(10)
+            assert get(port, base + "state.json")[0] == 200
+        assert len(faults) == 1 and "ended" in faults[0]  # said once, not at every restart
+        assert t.page.server.faults == 2
+        before = t.display.frames
+        t.press(*START)
+        t.settle()
+        assert t.display.frames > before
+
+
+def test_renewing_the_secret_ends_the_page_process_streams_at_once(tmp_path):
+    import threading as _t
+    from bench.live import LiveTable
+    with LiveTable(str(tmp_path)) as t:
+        port = int(t.url.split(":")[2].split("/")[0])
+        old = "/" + t.url.split("/", 3)[3]
+        out: list[bytes] = []
+        reader = _t.Thread(target=lambda: out.append(_events(port, old + "events", 2)), daemon=True)
+        reader.start()
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        t.call(lambda app: app.web.renew(app))
+        reader.join(5)
+        assert out and b"event: gone" in out[0] and time.monotonic() - t0 < 2
+        assert get(port, old + "state.json")[0] == 404
+        assert get(port, "/" + t.url.split("/", 3)[3] + "state.json")[0] == 200

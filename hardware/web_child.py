@@ -1,0 +1,134 @@
+"""The scoreboard page's own process (issue 38): ``python -m hardware.web_child``.
+
+The device's process (``hardware.web_server.PageProcess``) starts it after its
+first frame and talks to it over the child's stdin, one JSON object a line:
+
+* first ``{"secret", "journal", "host", "port", "fd", "clients", "snaps"}``: where it
+  listens (``fd``: a listening socket handed over, systemd's), the journal it
+  reads (read-only, V-2) and the secret in every address (never on the command
+  line: ``ps`` shows that to every user) and the projections as they are now;
+* then ``{"snap": {"key": K, "tag": T, "text": X}}``: the newest projection
+  of ``K`` (``"public"``: the page's), as ``Board.snapshot()`` made it in the
+  device's process; only the newest matters, so the device sends no backlog;
+* ``{"secret": S}``: a renewal; old addresses answer 404 and open pages end
+  at once (``WebApp.renew``).
+
+Its stdout says ``serving``, ``fault MESSAGE`` (the server's own retries, said
+once) and ``load CONNECTIONS STREAMS`` when those change; its log lines go to
+stderr, rate-limited, and the device relays them to its log. The end of stdin
+(the device gone or closing) stops it. It runs at a lower priority than the
+device (``NICE``): whatever arrives, a press comes first. It never writes to
+the journal and never calls the app: it could not (V-2).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from typing import Any, Callable
+
+NICE = 5
+
+
+class Mirror:
+    """The device's projections as the child last heard them: the ``Board`` API
+    that ``companion.web.WebApp`` reads (``snapshot``, ``listen``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._snaps: dict[str, tuple[str, str]] = {"public": ("0", "{}")}
+        self._listeners: list[Callable[[], None]] = []
+
+    def snapshot(self, key: str = "public") -> tuple[str, str]:
+        with self._lock:
+            return self._snaps[key]
+
+    def listen(self, fn: Callable[[], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(fn)
+
+        def stop() -> None:
+            with self._lock:
+                if fn in self._listeners:
+                    self._listeners.remove(fn)
+        return stop
+
+    def put(self, key: str, tag: str, text: str) -> None:
+        with self._lock:
+            changed = self._snaps.get(key) != (tag, text)
+            self._snaps[key] = (tag, text)
+            listeners = list(self._listeners) if changed else []
+        for fn in listeners:
+            try:
+                fn()
+            except Exception:
+                pass
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def main() -> int:
+    try:
+        os.nice(NICE)
+    except OSError:
+        pass
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
+    first = sys.stdin.readline()
+    if not first:
+        return 0
+    cfg: dict[str, Any] = json.loads(first)
+    from companion.web import WebApp
+    from hardware.web_server import WebServer
+    board = Mirror()
+    for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
+        board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+    app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))  # type: ignore[arg-type]
+    server = WebServer(app, cfg.get("host", "127.0.0.1"), int(cfg.get("port", 0)),
+                       max_clients=int(cfg.get("clients", 32)), fd=cfg.get("fd"),
+                       on_fault=lambda message: _say(f"fault {message}"))
+    server.start()
+    done = threading.Event()
+
+    def watch() -> None:  # "serving" once it serves; the connections and streams as they change
+        said_serving = False
+        last = None
+        while not done.is_set():
+            if server.started.is_set() and not said_serving:
+                said_serving = True
+                _say("serving")
+            elif not server.started.is_set():
+                said_serving = False
+            inner = server._server
+            conns = len(inner.server_state.connections) if inner is not None else 0
+            now = (conns, app.streams)
+            if now != last:
+                last = now
+                _say(f"load {conns} {app.streams}")
+            time.sleep(0.05)
+    threading.Thread(target=watch, name="page-watch", daemon=True).start()
+    for line in sys.stdin:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if "snap" in msg:
+            s = msg["snap"]
+            board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+        if "secret" in msg:
+            app.renew(str(msg["secret"]))
+    done.set()
+    server.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
