@@ -256,7 +256,7 @@ class WebApp:
             len(k) + len(v) + 4 for k, v in scope.get("headers", ()))
         if size > MAX_HEADER_BYTES:
             response: Response = PlainTextResponse("Request Header Fields Too Large", status_code=431,
-                                                   headers=NO_STORE)
+                                                   headers={"Connection": "close", **NO_STORE})
         else:
             response = await self.respond(Request(scope, receive))
         response.headers.update(HEADERS)

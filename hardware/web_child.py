@@ -1,7 +1,11 @@
 """The scoreboard page's own process (issue 38): ``python -m hardware.web_child``.
 
 The device's process (``hardware.web_server.PageProcess``) starts it after its
-first frame and talks to it over the child's stdin, one JSON object a line:
+first frame and talks to it over the child's stdin, one JSON object a line.
+Under systemd the page is a unit of its own (systemd/companion-page.service:
+the network is there, the device's unit has none): ``--connect PATH`` then
+reads the same lines from the device's Unix socket, and ``--enabled`` is its
+``ExecCondition=`` (exit 1 when the settings say ``web = "off"``).
 
 * first ``{"secret", "journal", "host", "port", "fd", "clients", "snaps"}``: where it
   listens (``fd``: a listening socket handed over, systemd's), the journal it
@@ -68,21 +72,57 @@ class Mirror:
                 pass
 
 
+_out: Any = sys.stdout
+
+
 def _say(line: str) -> None:
     try:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        _out.write(line + "\n")
+        _out.flush()
     except (OSError, ValueError):
         pass
 
 
-def main() -> int:
+def enabled() -> int:
+    """``--enabled``: 0 if the settings turn the page on, 1 if ``web = "off"`` (the
+    page unit's ``ExecCondition=``: off, the unit does not start and nothing listens)."""
+    from companion.config import load_lenient
+    settings, _path, _problems = load_lenient(None)
+    return 1 if settings.web == "off" else 0
+
+
+def _connect(path: str, timeout: float = 60.0):
+    """``--connect PATH``: the device's channel (its unit makes it once its first frame is out)."""
+    import socket
+    end = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(path)
+            return sock
+        except OSError:
+            sock.close()
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    global _out
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--enabled"]:
+        return enabled()
     try:
         os.nice(NICE)
     except OSError:
         pass
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
-    first = sys.stdin.readline()
+    source: Any = sys.stdin
+    if argv[:1] == ["--connect"] and len(argv) > 1:
+        sock = _connect(argv[1])
+        source = sock.makefile("r", encoding="utf-8")
+        _out = sock.makefile("w", encoding="utf-8")
+    first = source.readline()
     if not first:
         return 0
     cfg: dict[str, Any] = json.loads(first)
@@ -115,7 +155,7 @@ def main() -> int:
                 _say(f"load {conns} {app.streams}")
             time.sleep(0.05)
     threading.Thread(target=watch, name="page-watch", daemon=True).start()
-    for line in sys.stdin:
+    for line in source:
         try:
             msg = json.loads(line)
         except ValueError:

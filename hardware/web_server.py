@@ -35,6 +35,7 @@ and systemd's) and the server starts again after a back-off that doubles from
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -208,7 +209,6 @@ class _Protocol(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn's 400 for what the parser refuses, as bare as the 404 (``bare``)."""
-        requests_log.warning("scoreboard page: a malformed request from %s: %s", self._peer or "?", msg)
         if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
             self.transport.close()
             return
@@ -394,6 +394,10 @@ class WebServer:
 # ---------------------------------------------------------------- the page's own process
 
 
+def _running(proc) -> bool:
+    return proc.poll() is None
+
+
 class PageProcess:
     """The page served from a process of its own (``hardware.web_child``), so
     that nothing a guest sends takes the device's interpreter (issue 38): the
@@ -411,8 +415,9 @@ class PageProcess:
     def __init__(self, board, journal_path: str | None, secret: str, host: str, port: int, *,
                  max_clients: int = 32, fd: int | None = None,
                  on_fault: Callable[[str], None] | None = None,
-                 sleep: Callable[[float], bool] | None = None):
+                 sleep: Callable[[float], bool] | None = None, channel: str | None = None):
         self.board = board
+        self.channel = channel  # a Unix socket the page's unit connects to (systemd), instead of a child
         self.journal_path = journal_path
         self.secret = secret
         self.host, self.port, self.fd = host, port, fd
@@ -494,6 +499,8 @@ class PageProcess:
                 pass
 
     def _run(self) -> None:
+        if self.channel is not None:
+            return self._serve_channel(self.channel)
         import subprocess
         import sys
         delay = RETRY_FIRST_S
@@ -515,9 +522,10 @@ class PageProcess:
                 self._proc, self.pid = proc, proc.pid
                 threading.Thread(target=self._relay_log, args=(proc,), name="companion-page-log",
                                  daemon=True).start()
-                reader = threading.Thread(target=self._read, args=(proc,), name="companion-page-out", daemon=True)
+                reader = threading.Thread(target=self._read, args=(proc.stdout,), name="companion-page-out",
+                                          daemon=True)
                 reader.start()
-                self._write(proc)  # until it ends or the device closes it
+                self._write(proc.stdin, functools.partial(_running, proc))  # until it ends or the device closes it
                 code = proc.wait()
                 reader.join(2)
                 self.started.clear()
@@ -534,12 +542,66 @@ class PageProcess:
             delay = min(delay * 2, RETRY_MAX_S)
         self.state = "stopped"
 
-    def _write(self, proc) -> None:
+    def _serve_channel(self, path: str) -> None:
+        """Under systemd: the page is its own unit (companion-page.service, with the
+        network this unit has not); it connects to ``path`` and gets what a child
+        gets on its stdin. systemd restarts it (and backs off); a page that goes
+        away is said once here."""
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o077)  # only this user (the page's unit runs as it) may connect
+        try:
+            listener.bind(path)
+        finally:
+            os.umask(old)
+        listener.listen(1)
+        listener.settimeout(0.5)
+        try:
+            while not self._stop.is_set():
+                self.state = "starting"
+                try:
+                    conn, _ = listener.accept()
+                except socket.timeout:
+                    continue
+                except OSError as e:
+                    self._fault(f"the page's channel failed: {e}")
+                    if self._sleep(RETRY_FIRST_S):
+                        break
+                    continue
+                conn.settimeout(None)
+                with conn:
+                    out = conn.makefile("w", encoding="utf-8")
+                    inp = conn.makefile("r", encoding="utf-8")
+                    reader = threading.Thread(target=self._read, args=(inp,), name="companion-page-out",
+                                              daemon=True)
+                    reader.start()
+                    self._write(out, reader.is_alive)
+                    try:
+                        conn.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                    reader.join(2)
+                self.started.clear()
+                if not self._stop.is_set():
+                    self.state = "retrying"
+                    self._fault("the page's process went away")
+        finally:
+            listener.close()
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            self.state = "stopped"
+
+    def _write(self, out, alive: Callable[[], bool]) -> None:
         """Hands the config, then each newest projection (and a renewed secret) over."""
         def line(obj: dict[str, Any]) -> bool:
             try:
-                proc.stdin.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
-                proc.stdin.flush()
+                out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+                out.flush()
                 return True
             except (OSError, ValueError):
                 return False
@@ -551,7 +613,7 @@ class PageProcess:
                      "snaps": [{"key": "public", "tag": tag, "text": text}]}):
             return
         sent = tag
-        while not self._stop.is_set() and proc.poll() is None:
+        while not self._stop.is_set() and alive():
             with self._dirty:
                 secret, self._pending_secret = self._pending_secret, None
                 if secret is None and self.board.snapshot()[0] == sent:
@@ -565,22 +627,26 @@ class PageProcess:
                     return
                 sent = tag
 
-    def _read(self, proc) -> None:
-        for raw in proc.stdout:
-            word, _, rest = raw.rstrip("\n").partition(" ")
-            if word == "serving":
-                self.state = "serving"
-                self.last_error = ""
-                self.started.set()
-            elif word == "fault":
-                self.started.clear()
-                self._fault(rest.removeprefix("page: "))
-                self.state = "retrying"
-            elif word == "load":
-                try:
-                    self.connections, self.streams = (int(x) for x in rest.split())
-                except ValueError:
-                    pass
+    def _read(self, stream) -> None:
+        """What the page's process says: ``serving``, ``fault ...``, ``load C S``."""
+        try:
+            for raw in stream:
+                word, _, rest = raw.rstrip("\n").partition(" ")
+                if word == "serving":
+                    self.state = "serving"
+                    self.last_error = ""
+                    self.started.set()
+                elif word == "fault":
+                    self.started.clear()
+                    self._fault(rest.removeprefix("page: "))
+                    self.state = "retrying"
+                elif word == "load":
+                    try:
+                        self.connections, self.streams = (int(x) for x in rest.split())
+                    except ValueError:
+                        pass
+        except (OSError, ValueError):  # the channel closed under it
+            pass
 
     @staticmethod
     def _relay_log(proc) -> None:
@@ -678,9 +744,10 @@ class PageService:
                 self.host, self.port = sock.getsockname()[:2]
         self.webapp: Any = None
         self.server: Any
-        if process:
+        channel = None if simulator else os.environ.get("COMPANION_PAGE_SOCKET") or None
+        if process:  # under systemd the page is a unit of its own that connects to the channel
             self.server = PageProcess(self.board, app.journal.path, secret, self.host, self.port,
-                                      max_clients=s.web_clients, fd=fd, on_fault=on_fault)
+                                      max_clients=s.web_clients, fd=fd, on_fault=on_fault, channel=channel)
         else:
             self.webapp = WebApp(self.board, app.journal.path, secret, max_clients=s.web_clients)
             self.server = WebServer(self.webapp, self.host, self.port, max_clients=s.web_clients, fd=fd,
