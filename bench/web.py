@@ -143,7 +143,7 @@ def plan(quick: bool) -> Plan:
         rss_runs=1 if quick else 3,
         stale_presses=40 if quick else 160,
         notes=["quick: each pass under load lasts 8 s, not the issue's 30 s"] if quick else [],
-        siege_seconds=8.0 if quick else 20.0, flood_seconds=6.0 if quick else 15.0, flood_repeats=1 if quick else 2)
+        siege_seconds=8.0 if quick else 20.0, flood_seconds=6.0 if quick else 15.0, flood_repeats=2 if quick else 3)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -20,8 +20,8 @@ reads the same lines from the device's Unix socket, and ``--enabled`` is its
 Its stdout says ``serving``, ``fault MESSAGE`` (the server's own retries, said
 once) and ``load CONNECTIONS STREAMS`` when those change; its log lines go to
 stderr, rate-limited, and the device relays them to its log. The end of stdin
-(the device gone or closing) stops it. It runs at a lower priority than the
-device (``NICE``): whatever arrives, a press comes first. It never writes to
+(the device gone or closing) stops it. It runs in the idle scheduling class
+(``lower_priority``): whatever arrives, a press on the device comes first. It never writes to
 the journal and never calls the app: it could not (V-2).
 """
 from __future__ import annotations
@@ -34,7 +34,22 @@ import threading
 import time
 from typing import Any, Callable
 
-NICE = 5
+NICE = 19  # where the idle scheduling class is not to be had
+
+
+def lower_priority() -> str:
+    """This process (and every thread it starts after) runs only when the CPU has
+    nothing else to do (SCHED_IDLE): a press on the device always comes first,
+    whatever the page is asked. Returns what it got."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        return "idle"
+    except (AttributeError, OSError):
+        try:
+            os.nice(NICE)
+            return f"nice {NICE}"
+        except OSError:
+            return "normal"
 
 
 class Mirror:
@@ -112,10 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--enabled"]:
         return enabled()
-    try:
-        os.nice(NICE)
-    except OSError:
-        pass
+    lower_priority()
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(message)s")
     source: Any = sys.stdin
     if argv[:1] == ["--connect"] and len(argv) > 1:
