@@ -97,12 +97,16 @@ class RateLimit(logging.Filter):
             return True
 
 
+_LIMIT = RateLimit()
+
+
 def limit_logs() -> None:
-    """Rate-limit what uvicorn's and this server's request errors write (idempotent)."""
+    """Rate-limit what uvicorn's and this server's request errors write, in one
+    budget for both (idempotent)."""
     for name in ("uvicorn.error", "companion.web.requests"):
         logger = logging.getLogger(name)
-        if not any(isinstance(f, RateLimit) for f in logger.filters):
-            logger.addFilter(RateLimit())
+        if _LIMIT not in logger.filters:
+            logger.addFilter(_LIMIT)
 
 
 def _reason(status: int) -> bytes:
@@ -298,7 +302,7 @@ class WebServer:
         self.per_peer = per_peer
         self.host = host
         self.port = port
-        self.fd = fd  # a listening socket systemd handed over (companion.socket): served instead of host:port
+        self.fd = fd  # a listening socket systemd handed over (socket activation, a unit of the owner's): served instead of host:port
         self.max_clients = max_clients
         self.on_fault = on_fault or (lambda message: None)
         self.state = "stopped"
@@ -663,7 +667,7 @@ SD_LISTEN_FDS_START = 3
 
 
 def systemd_socket() -> int | None:
-    """The listening socket systemd passed (socket activation, companion.socket), or None."""
+    """The listening socket systemd passed (socket activation: a socket unit of the owner's; the shipped units use none since issue 38), or None."""
     if os.environ.get("LISTEN_PID") != str(os.getpid()):
         return None
     try:
@@ -739,7 +743,7 @@ class PageService:
         self.host = listen_host(s.web, simulator=simulator)
         self.port = s.web_port
         fd = None if simulator else systemd_socket()
-        if fd is not None:  # the service: the socket unit says where (docs/web.md)
+        if fd is not None:  # a socket unit of the owner's says where
             with socket.socket(fileno=os.dup(fd)) as sock:
                 self.host, self.port = sock.getsockname()[:2]
         self.webapp: Any = None
