@@ -25,17 +25,12 @@ from .engine import CHANCE, Move, State
 from .errors import CompanionError
 from .names import seated_apart, short_names
 from .records import Event, Fold, new_state
+from .words.titles import title_of
 
 __all__ = [
     "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "score_rows", "scores_csv",
     "secrets_before_the_end", "summarize", "summaries", "session_summary", "score_sheet", "sheet_lines",
-    "title_of",
 ]
-
-
-def title_of(game: str) -> str:
-    from .games import GAMES, TOOLS
-    return (GAMES.get(game) or TOOLS.get(game) or (game, game))[1]
 
 
 def _names_from(value: Any, n: int) -> list[str] | None:
@@ -180,7 +175,7 @@ class GameSummary:
 def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
               events: Sequence[Event], *, number: int = 0) -> GameSummary:
     """``number``: the session's number as the table sees it (``Journal.number``)."""
-    title = title_of(game)
+    title = title_of(game, translated=False)
     try:
         f = Fold(states=[new_state(game, setup)])
         for e in events:

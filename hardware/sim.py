@@ -24,7 +24,7 @@ from typing import IO, Callable, Iterable
 
 from companion.io import HEIGHT, WIDTH, Key, key_names
 from companion.loop import STOP
-from companion.ui.app import braille
+from companion.braille import braille
 
 HELP = "arrows/hjkl move  Enter/Space=OK  Esc/Bksp=BACK  o/b=hold OK/BACK  r=release  q=quit"
 NEED_COLS, NEED_ROWS = WIDTH // 2 + 2, HEIGHT // 4 + 5  # the box (66 x 18), the title, the help, the cursor

@@ -22,8 +22,9 @@ from ..errors import CompanionError, ConfigError, JournalWriteError
 from ..io import Key
 from ..journal import Journal, SessionInfo
 from ..session import Session
-from .draw import Canvas, plain
-from .widgets import Confirm, Message, Screen
+from ..words.table import plain
+from .draw import Canvas
+from .widgets import Confirm, Message, Question, Screen
 
 
 LEFT = "left"
@@ -86,6 +87,13 @@ class App:
 
     def confirm(self, question: str, on_yes: Callable[["App"], Any], **kw: Any) -> None:
         self.push(Confirm(question, on_yes, **kw))
+
+    def ask(self, question: str, answer: Callable[["App", bool], Any], **kw: Any) -> Screen:
+        """A ``Confirm`` that says how it was answered (``widgets.Question``): the
+        serial console's pairing question. Returns the screen it pushed."""
+        screen = Question(question, answer, **kw)
+        self.push(screen)
+        return screen
 
     # ------------------------------------------------------------ sessions
     def start_session(self, game: str, setup: dict[str, Any]) -> Session:
@@ -281,25 +289,3 @@ def frame_to_text(img: Image.Image) -> str:
             row.append("\u2588" if top and bot else "\u2580" if top else "\u2584" if bot else " ")
         lines.append("".join(row).rstrip())
     return "\n".join(lines)
-
-
-_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
-         (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
-
-
-def braille(image: Image.Image) -> list[str]:
-    """A 1-bit frame as braille text: 2x4 pixels per character (128x64 -> 16 lines of 64)."""
-    px = image.convert("1").load()
-    assert px is not None  # an image made in memory always has its pixels
-    w, h = image.size
-    lines = []
-    for y in range(0, h, 4):
-        row = []
-        for x in range(0, w, 2):
-            bits = 0
-            for dx, dy, bit in _DOTS:
-                if x + dx < w and y + dy < h and px[x + dx, y + dy]:
-                    bits |= bit
-            row.append(chr(0x2800 + bits))
-        lines.append("".join(row))
-    return lines

@@ -55,8 +55,9 @@ from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
-from . import words
-from .words import color_word, pips_text, size_word
+from ..words import pieces as words
+from ..words.pieces import color_word, pips_text, size_word
+from ..words.table import hint_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -70,14 +71,9 @@ TURN = (Phase.DECIDE, Phase.ROLL, Phase.SIZE, Phase.DRAW)  # a turn under way
 ASKED = (Phase.DECIDE, Phase.SIZE)  # the player decides: the odds apply (B-9)
 ROW_X = 6  # rows start here: 20 characters, then a free column and the scroll mark
 BIG_NAME = 7  # characters of a name in the large font beside the turn score (3 digits)
-HINT_WORD = {"draw": N_("draw"), "bank": N_("bank")}  # boi_odds/boi_win hint values (B-9, B-10)
 
 
 # ---------------------------------------------------------------- text helpers
-
-
-def hint_word(hint: str) -> str:
-    return _(HINT_WORD[hint]) if hint in HINT_WORD else hint
 
 
 def decimal(text: str) -> str:

@@ -20,7 +20,7 @@ from ..io import Key
 from ..session import Session
 from ..i18n import _
 from .common import Report
-from .moves import move_words
+from ..words.moves import move_words
 from .draw import CHAR_W, WIDTH, wrap
 from .widgets import ChoiceList, Confirm, Item, CursorScreen, Menu, Screen
 

@@ -50,7 +50,7 @@ from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Menu, Message, Screen, scrolled
-from .words import color_word, piece_color_word, piece_size_word
+from ..words.pieces import color_word, piece_color_word, piece_size_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
-from ..export import GameSummary, name_totals, summaries, title_of
+from ..export import GameSummary, name_totals, summaries
+from ..words.titles import title_of
 from .draw import fit
 from .widgets import ChoiceList, Item, Menu, bound
 
@@ -44,7 +45,7 @@ class HistoryScreen(Menu):
         kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
         for g in kinds:
             mine = [s for s in self.sessions if s.game == g]
-            items.append(Item(_(title_of(g)), bound(_open_kind, g, mine), right=str(len(mine))))
+            items.append(Item(title_of(g), bound(_open_kind, g, mine), right=str(len(mine))))
         return items
 
 
@@ -97,7 +98,7 @@ class KindScreen(Menu):
     def __init__(self, game: str, sessions: list[GameSummary]) -> None:
         self.game = game
         self.sessions = sessions
-        super().__init__(_(title_of(game)), [
+        super().__init__(title_of(game), [
             Item(session_label(s), bound(open_summary, s), right=session_result(s))
             for s in sessions])
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable
 from .. import __version__
 from ..config import change
 from ..errors import CompanionError
-from ..games import GAMES, TOOLS
+from ..games import GAMES
 from ..games.tools import BAG_PRESETS, BagState, DieState, Draw, Keep, PickState, Refill, Return
 from ..i18n import LANGUAGES, _, language, ngettext, pgettext
 from ..io import Key
@@ -24,8 +24,9 @@ from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas, fit
 from .keyboard import NameKeyboard
 from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
-from .moves import seat_name
-from .words import piece_color_word, piece_size_word, pips_text, size_word
+from ..words.moves import seat_name
+from ..words.pieces import piece_color_word, piece_size_word, pips_text, size_word
+from ..words.titles import title_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -40,10 +41,6 @@ def game_ui(name: str):
         if e.name in (GAME_UIS[name], f"companion.games.{name}"):
             return None
         raise
-
-
-def title_of(game: str) -> str:
-    return _((GAMES.get(game) or TOOLS.get(game) or (game, game))[1])
 
 
 def play_screen(app: "App", session: Session) -> Screen:

@@ -1,5 +1,6 @@
-"""A move in the words of the screens (issue 21): what the undo question and
-the History's move list show, in the language of the moment.
+"""A move in words (issue 21; below the views since issue 40): what the undo
+question, the History's move list and the projection's last moves (the page,
+the console) show, in the language of the moment.
 
 The engines' ``describe`` lines are English (the records', the console's and
 the logs' vocabulary). ``move_words(state, move)`` says the same in the
@@ -14,8 +15,8 @@ from typing import Any
 
 from ..engine import Move, State
 from ..i18n import N_, _, ngettext
-from .draw import plain
-from .words import face_words, piece_color_word, piece_size_word, pips_text, size_word
+from .pieces import face_words, mix_words, piece_color_word, piece_size_word, pips_text, size_word
+from .table import plain
 
 COMBO = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
 
@@ -105,7 +106,6 @@ def _undercut(st: Any, m: Move) -> str | None:
             return _("{piece} drawn for stack {stack}").format(piece=m.piece, stack=d["stack"])
         return _("{piece} drawn for {name}").format(piece=m.piece, name=_name(st.players, d["seat"]))
     if isinstance(m, uc.Take):
-        from .undercut import mix_words  # here: ui.undercut imports this module's users
         return _("{name} takes {mix}").format(name=who, mix=mix_words(m.mix))  # U-3, in words
     if isinstance(m, uc.TurnIn):
         n = st.values[COMBOS.index(m.combo)]
