@@ -16,14 +16,17 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from ..config import Settings, save as save_settings
+from ..config import Settings, candidate_paths, save as save_settings
 from ..i18n import _, set_language
 from ..errors import CompanionError, ConfigError, JournalWriteError
 from ..io import Key
 from ..journal import Journal, SessionInfo
 from ..session import Session
 from ..words.table import plain
-from .draw import Canvas
+from .common import Report
+from .draw import Canvas, font
+from .host import Host
+from .screens import GAMES, MainMenu, game_ui, open_session
 from .widgets import Confirm, Message, Question, Screen
 
 
@@ -56,7 +59,6 @@ class App:
         self._replayed: dict[int, tuple[int, bool]] = {}
         self._notices: list[str] = []  # messages a key's work left to show once it is done
         self._left: set[int] = set()  # left with "Leave" while its end could not be written (``leave``)
-        from .screens import MainMenu  # the screens import the app's widgets
         self.push(MainMenu())
 
     # ------------------------------------------------------------ screen stack
@@ -82,13 +84,13 @@ class App:
         del self.stack[1:]
         self.top.on_show(self)
 
-    def message(self, text: str, *, title: str = "", then: Callable[["App"], Any] | None = None) -> None:
+    def message(self, text: str, *, title: str = "", then: Callable[[Host], Any] | None = None) -> None:
         self.push(Message(text, title=title, then=then))
 
-    def confirm(self, question: str, on_yes: Callable[["App"], Any], **kw: Any) -> None:
+    def confirm(self, question: str, on_yes: Callable[[Host], Any], **kw: Any) -> None:
         self.push(Confirm(question, on_yes, **kw))
 
-    def ask(self, question: str, answer: Callable[["App", bool], Any], **kw: Any) -> Screen:
+    def ask(self, question: str, answer: Callable[[Host, bool], Any], **kw: Any) -> Screen:
         """A ``Confirm`` that says how it was answered (``widgets.Question``): the
         serial console's pairing question. Returns the screen it pushed."""
         screen = Question(question, answer, **kw)
@@ -96,6 +98,11 @@ class App:
         return screen
 
     # ------------------------------------------------------------ sessions
+    def open_session(self, session_id: int) -> None:
+        """The session's screen over the stack, with the pages its last move
+        showed (``screens.open_session``): History's Resume asks for it."""
+        open_session(self, session_id)
+
     def start_session(self, game: str, setup: dict[str, Any]) -> Session:
         s = Session.start(self.journal, game, setup, self.rng)
         self._live[s.id] = s
@@ -120,7 +127,6 @@ class App:
         replayed once and remembered until its journal event count changes
         (the serial console, say, played in it). ``infos``: the journal's
         sessions, when the caller has read them already."""
-        from .screens import GAMES
         infos = self.journal.sessions() if infos is None else infos
         out = [info for info in infos if not info.ended and not self._finished(info)]
         out.sort(key=lambda i: (i.game in GAMES, i.last_time, i.id), reverse=True)
@@ -133,7 +139,6 @@ class App:
         main menu then offers again, with the pages that move showed and the
         undo of it. ``None`` otherwise (a tool played since does not count).
         ``infos`` as for ``unfinished``."""
-        from .screens import GAMES
         games = [i for i in (self.journal.sessions() if infos is None else infos) if i.game in GAMES]
         if not games:
             return None
@@ -179,8 +184,6 @@ class App:
         ``warm_up()`` hooks, the fonts) so that the first press of each does not
         wait for it. The app loop
         calls this once the first frame is on the display."""
-        from .draw import font
-        from .screens import GAMES, game_ui
         font()
         for name in GAMES:
             ui = game_ui(name)
@@ -215,7 +218,6 @@ class App:
         service's read-only system, QA 4): the settings go to the first place
         settings are read from that takes them, which is read first from then
         on (config.candidate_paths); the screen says where. Else the error."""
-        from ..config import candidate_paths
         old = self.settings_path or ""
         paths = [os.path.abspath(p) for p in candidate_paths()]
         if os.path.abspath(old) not in paths:  # a file named with --config: that one or nothing
@@ -251,7 +253,6 @@ class App:
         """Hold BACK on pages a move showed over its game (a round summary, a
         turn's result, the tray's stacks) asks the game's undo question: the
         pages close first, as BACK would close them (QA pass 2)."""
-        from .common import Report
         k = len(self.stack) - 1
         while k > 0 and isinstance(self.stack[k], Report):
             k -= 1

@@ -60,7 +60,7 @@ from ..words.pieces import color_word, pips_text, size_word
 from ..words.table import hint_word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 GAME = "bag_of_ice"
 COLS = WIDTH // CHAR_W  # 21 characters on a line from x=1

@@ -25,7 +25,7 @@ from .draw import CHAR_W, WIDTH, wrap
 from .widgets import ChoiceList, Confirm, Item, CursorScreen, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 S = TypeVar("S", bound=State)

@@ -22,7 +22,7 @@ from .draw import CHAR_W, HEIGHT, LINE_H, WIDTH, Canvas, wrap
 from .widgets import Confirm, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 class PageLink(Protocol):

@@ -29,7 +29,7 @@ from ..words.pieces import piece_color_word, piece_size_word, pips_text, size_wo
 from ..words.titles import title_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 GAME_UIS = {name: f"companion.ui.{name}" for name in GAMES}
 

@@ -56,7 +56,7 @@ from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, boun
 from ..words.pieces import mix_words, piece_color_word, piece_size_word, pips_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 GAME = "undercut"
 COMBO_WORD = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
