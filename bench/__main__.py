@@ -49,42 +49,9 @@ import sys
 import tempfile
 import time
 
+from bench.walks import percentile, scripted_keys, ui_events
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def percentile(values: list[float], q: float) -> float:
-    v = sorted(values)
-    if not v:
-        return float("nan")
-    k = (len(v) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (k - lo)
-
-
-# ---------------------------------------------------------------- scripted UI events
-
-
-def scripted_keys(quick: bool) -> list[list[str]]:
-    """Key scripts (from a fresh main menu) covering the screens of every kind."""
-    from bench.scripts import all_scripts
-    return all_scripts(quick)
-
-
-def ui_events(quick: bool):
-    """Yield (app, key) for every scripted event, on fresh apps and journals."""
-    from companion.config import Settings
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
-    for script in scripted_keys(quick):
-        d = tempfile.mkdtemp(prefix="bench-")
-        j = Journal(os.path.join(d, "j.db"))
-        app = App(j, Settings(), rng=random.Random(3))
-        app.warm_up()  # as the app loop does right after its first frame
-        yield app, None
-        for name in script:
-            yield app, Key.parse(name)
-        j.close()
 
 
 def measure_events(quick: bool, repeats: int = 1) -> dict:
@@ -628,7 +595,7 @@ def main(argv=None) -> int:
     p.add_argument("--doc", metavar="FILE", help="also write the Markdown report (docs/performance.md)")
     a = p.parse_args(argv)
     fig: dict = {}
-    steps = [("UI events", lambda: measure_events(a.quick, 1 if a.quick else 3)),
+    steps = [("UI events", lambda: measure_events(a.quick, 3)),  # the least of 3 repeats, quick or full
              ("start-up", lambda: measure_start(3 if a.quick else 7)),
              ("resume", measure_resume),
              ("Bag of Ice advice", lambda: measure_boi(a.quick)),
