@@ -4,6 +4,10 @@ This is the one module of ``companion`` that reaches into ``hardware`` (our
 own adapters package), and only inside the commands that need it, so the
 pure core never imports a hardware library.
 
+Its imports sit inside the commands and start-up steps on purpose: ``companion``
+must draw its first frame fast on a Pi Zero (bench ``start_first_frame_s``), so
+each command loads only what it uses (docs/architecture.md).
+
     companion                      run: the configured board, else the simulator
     companion sim [--keys K] [--screenshot F.png] [--text]
     companion replay FILE [--json]

@@ -43,7 +43,9 @@ from .braille import braille
 from .public import public_event
 from .errors import CompanionError
 from .export import scores_csv, session_summary, summaries
+from .i18n import _
 from .io import Key, key_names
+from .records import dumps
 from .words.titles import title_of
 
 MAX_KEYS = 64          # keys in one press command
@@ -86,7 +88,7 @@ def loop_runner(loop, timeout: float = 5.0) -> Runner:
     """A runner for another thread: each call is a ``Call`` on the loop's queue,
     waited for at most ``timeout`` seconds (then it is cancelled and the
     command answers ``ERR busy``)."""
-    from .loop import Call
+    from .loop import Call  # layers: the console sits below the app loop (which imports the ui)
 
     def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
         call = Call(fn, redraw=redraw)
@@ -276,7 +278,6 @@ class Console:
         link = self.link
 
         def fn(app) -> list[str]:
-            from .i18n import _
             self._withdraw_stale(app)
             asking = self._asking
             if asking is not None and asking in app.stack:
@@ -409,7 +410,6 @@ class Console:
             info = self._info(app, sid)
             events = app.journal.events(info.id)
             if fmt == "json":
-                from .records import dumps
                 if any(public.hidden_event(info, e) for e in events):
                     raise ConsoleError(f"session {sid} is not over and holds hidden information; "
                                        "export it when the game has ended")

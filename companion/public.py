@@ -32,7 +32,9 @@ from typing import Any
 
 from .engine import CHANCE, State
 from .i18n import _, language as current_language
-from .records import Event
+from .export import (is_secret, is_secret_text, player_names, score_sheet_png, scores_csv,
+                     secrets_before_the_end, session_summary)
+from .records import Event, dumps
 from .words.moves import move_words
 from .words.table import HINT_WORD, result_words, waiting_words
 from .words.titles import title_of
@@ -46,7 +48,6 @@ LAST_MOVES = 8  # the moves a projection carries, newest last
 def hidden_move(ended: bool, move: Any) -> bool:
     """A move text that is hidden information while the game is not over:
     Bottoms Up's secret colors (BU-3, V-1)."""
-    from .export import is_secret_text
     return not ended and is_secret_text(move)
 
 
@@ -55,7 +56,6 @@ def hidden_event(info, e: Event) -> bool:
     session not over. A damaged session's ``end`` lies past its damage and is not the
     game's: the game goes on in the session that continues it (issue 34), so its
     secrets stay hidden."""
-    from .export import is_secret
     return (not info.ended or info.damaged) and is_secret(e)
 
 
@@ -81,7 +81,6 @@ def session_of(app) -> Any:
 
 
 def _names(state: State, setup: dict[str, Any]) -> list[str]:
-    from .export import player_names
     return player_names(state, setup, max(len(state.scores()), 0))
 
 
@@ -181,7 +180,7 @@ def _bag_of_ice(st: Any, ended: bool) -> dict[str, Any]:
     }
     if not ended and str(j.get("phase")) in ("decide", "size") and st.active is not None:
         # the odds the device's screen shows (B-9; B-10's winning bank)
-        from .games.boi_odds import advice_for
+        from .games.boi_odds import advice_for  # start-up: the Bag of Ice engine and odds (27 ms) load for its table
         adv = advice_for(st)
         out["bust_chance"] = float(adv.bust_chance)
         out["bust_percent"] = round(float(adv.bust_chance) * 100)
@@ -211,7 +210,6 @@ def _bottoms_up(st: Any, ended: bool) -> dict[str, Any]:
 def holds_hidden(journal, info, events=None) -> bool:
     """True while session ``info`` is not over and a record of it would show a secret
     color (BU-3, V-1): the same rule as ``companion export`` without ``--with-secrets``."""
-    from .export import secrets_before_the_end, session_summary
     events = journal.events(info.id) if events is None else events
     return secrets_before_the_end(session_summary(journal, info), events) > 0
 
@@ -226,8 +224,6 @@ def export(journal, number: int, fmt: str) -> bytes:
     ``HiddenInformation`` while an unfinished game holds a secret color), ``csv``
     (scores per turn) or ``png`` (the score sheet; neither ever holds a secret color).
     ``KeyError`` for an unknown number."""
-    from .export import scores_csv, score_sheet_png, session_summary
-    from .records import dumps
     info = journal.by_number(number)
     session_id = info.id
     if fmt == "json":

@@ -33,7 +33,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
-from . import public
+from . import export, public
+from .i18n import language
+from .journal import Journal
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -103,7 +105,6 @@ class Board:
     def publish(self, app) -> bool:
         """Make the projection of the session being played, if the journal moved
         since the last one (or the session or the language changed). True if it did."""
-        from .i18n import language
         s = public.session_of(app)
         if s is not None:
             key: Any = (s.id, s.last_seq, bool(s.finished), language())
@@ -300,15 +301,12 @@ class WebApp:
     # ------------------------------------------------------------ history and downloads
 
     def _read(self, fn: Callable[[Any], Any]) -> Any:
-        from .journal import Journal
         if self.journal_path is None:
             raise LookupError("no journal")
         with Journal(self.journal_path, read_only=True) as j:
             return fn(j)
 
     async def _history(self) -> Response:
-        from .export import session_summary
-        from .i18n import language
 
         def read(j) -> list[dict[str, Any]]:
             out = []
@@ -316,7 +314,7 @@ class WebApp:
                 key = (info, language())
                 known = self._history_lines.get(info.id)
                 if known is None or known[0] != key:
-                    s = session_summary(j, info)
+                    s = export.session_summary(j, info)
                     known = (key, {"id": s.shown, "number": s.shown, "date": s.date,
                                    "title": s.title, "players": list(s.players), "result": s.result_text(),
                                    "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})

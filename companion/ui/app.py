@@ -16,7 +16,8 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from ..config import Settings, candidate_paths, save as save_settings
+from .. import config
+from ..config import Settings, save as save_settings
 from ..i18n import _, set_language
 from ..errors import CompanionError, ConfigError, JournalWriteError
 from ..io import Key
@@ -219,7 +220,7 @@ class App:
         settings are read from that takes them, which is read first from then
         on (config.candidate_paths); the screen says where. Else the error."""
         old = self.settings_path or ""
-        paths = [os.path.abspath(p) for p in candidate_paths()]
+        paths = [os.path.abspath(p) for p in config.candidate_paths()]
         if os.path.abspath(old) not in paths:  # a file named with --config: that one or nothing
             raise error
         for path in paths[:paths.index(os.path.abspath(old))]:  # the places read before it

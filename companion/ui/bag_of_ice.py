@@ -44,7 +44,7 @@ from ..games.bag_of_ice import (
     Bank, BagOfIceState, Broken, Face, Got, Phase, PickSize, Roll, Start, TurnResult, best_arrangement,
 )
 from ..games import boi_win
-from ..games.boi_odds import Advice, advice_for
+from ..games.boi_odds import Advice, advice_for, table
 from ..games.boi_win import WinAdvice
 from ..i18n import N_, _, ngettext, pgettext
 from ..io import Key
@@ -263,7 +263,6 @@ def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
 def warm_up() -> None:
     """Build the exact odds table (B-9) before the first turn screen needs it;
     the app calls this once its first frame is on the display."""
-    from ..games.boi_odds import table
     table()
 
 

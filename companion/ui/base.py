@@ -22,6 +22,7 @@ from ..i18n import _
 from .common import Report
 from ..words.moves import move_words
 from .draw import CHAR_W, WIDTH, wrap
+from .join import JoinScreen
 from .widgets import ChoiceList, Confirm, Item, CursorScreen, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,7 +107,6 @@ class SessionScreen(CursorScreen):
             Item(_("Undo last"), lambda a: (a.pop(), self.ask_undo(a))),
         ]
         if getattr(app, "web", None) is not None:  # the scoreboard page's QR code, mid-game (issue 32)
-            from .join import JoinScreen
             items.append(Item(_("Scoreboard page"), lambda a: (a.pop(), a.push(JoinScreen()))))
         if self.session.finished:
             # a finished game is left with BACK, OK (issue 13): "Leave" comes first; there is

@@ -34,7 +34,7 @@ stacks and pieces; the "Why" page gives their legend.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine import Decision, Move
@@ -373,7 +373,6 @@ def forced_line(b: UndercutState, m: Move) -> str:
 
 def replace_start(st: UndercutState) -> UndercutState:
     """The position as the pass leaves it (the passer is the start player, U-11)."""
-    from dataclasses import replace
     return replace(st, start=st.active)
 
 
