@@ -49,7 +49,18 @@ import sys
 import tempfile
 import time
 
+from bench.bus import BusMeter
+from bench.scripts import long_session_events
 from bench.walks import percentile, scripted_keys, ui_events
+from companion import i18n
+from companion.config import Settings
+from companion.io import Key
+from companion.journal import Journal
+from companion.session import Session
+from companion.ui.app import App
+from companion.ui.bottoms_up import presses_for_place
+from companion.ui.draw import CLIPS
+from companion.ui.keyboard import NameKeyboard, presses_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -61,7 +72,6 @@ def measure_events(quick: bool, repeats: int = 1) -> dict:
     ``repeats`` times and each event's CPU time is the least of its runs, as
     ``timeit`` does: other work on the machine does not count. Bus bytes come
     from the first run (every run sends the same)."""
-    from bench.bus import BusMeter
     meters = BusMeter.all()
     runs: list[list[float]] = []
     per_event: list[int] = []
@@ -138,9 +148,6 @@ def measure_start(runs: int) -> dict:
 
 
 def measure_resume(n_events: int = 10_000) -> dict:
-    from companion.journal import Journal
-    from companion.session import Session
-    from bench.scripts import long_session_events
     d = tempfile.mkdtemp(prefix="bench-resume-")
     j = Journal(os.path.join(d, "j.db"))
     game, setup, moves = long_session_events(n_events)
@@ -159,7 +166,7 @@ def measure_resume(n_events: int = 10_000) -> dict:
 
 def measure_boi(quick: bool = False) -> dict:
     try:
-        from bench.boi_odds import measure, measure_win
+        from bench.boi_odds import measure, measure_win  # None when this version has no Bag of Ice
     except ModuleNotFoundError:
         return {"boi_table_s": None, "boi_query_ms": None}
     return measure() | measure_win(quick)
@@ -167,7 +174,7 @@ def measure_boi(quick: bool = False) -> dict:
 
 def measure_bu(quick: bool) -> dict:
     try:
-        from bench.bu_check import measure
+        from bench.bu_check import measure  # None when this version has no Bottoms Up
     except ModuleNotFoundError:
         return {"bu_check_slowest_s": None}
     return measure(quick=quick)
@@ -176,9 +183,6 @@ def measure_bu(quick: bool) -> dict:
 def measure_presses() -> dict:
     """Presses of the everyday gestures, counted by playing them on a real app (issue 13):
     ``presses_undo`` from a game screen to the decision undone."""
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
     keys = ["hold-back", "ok"]
     with tempfile.TemporaryDirectory() as tmp:
         app = App(Journal(os.path.join(tmp, "j.db")), rng=random.Random(1))
@@ -190,7 +194,6 @@ def measure_presses() -> dict:
         undone = len(app.top.session.fold.moves) < before  # the roll and its chance outcome
         # a new name of 3 to 7 letters on the name keyboard, each typed on the real app and
         # checked; the set is not the one the keyboard's letter order was taken from
-        from companion.ui.keyboard import NameKeyboard, presses_for
         counts = []
         for name in NAME_SET:
             got: list[str] = []
@@ -215,7 +218,6 @@ def measure_presses() -> dict:
 
 
 def _press_all(app, keys) -> None:
-    from companion.io import Key
     for k in keys:
         app.handle(Key.parse(k) if isinstance(k, str) else k)
 
@@ -223,9 +225,6 @@ def _press_all(app, keys) -> None:
 def presses_roster_4() -> int | None:
     """From the main menu's New game to the game screen with 4 players of the
     roster seated (Undercut, the roster's names in order): every press counted."""
-    from companion.config import Settings
-    from companion.journal import Journal
-    from companion.ui.app import App
     roster = ("Ann", "Bob", "Cat", "Dan")
     keys = ["ok", "ok", "ok", "ok", "ok"]  # New game, Undercut, 4 players, Next (seated), Start game
     with tempfile.TemporaryDirectory() as tmp:
@@ -241,9 +240,6 @@ def presses_bu_place_mean() -> float | None:
     """The mean presses of every placement of a first Bottoms Up turn (4
     players, after the opening), each played on the real app with the keys
     ``presses_for_place`` gives and checked, then undone."""
-    from companion.journal import Journal
-    from companion.ui.app import App
-    from companion.ui.bottoms_up import presses_for_place
     start = ("ok,down,down,ok,ok,ok,ok," + ",".join(["hold-ok,release"] * 4) + ",ok,"
              "ok,down,down,ok,down,down,down,ok,up,up,ok").split(",")  # 4 players, each looks, the opening
     counts = []
@@ -285,12 +281,6 @@ def measure_clips(quick: bool) -> dict:
     the right edge or below the last line, or run up to a scroll mark, issue 34) over
     the scripted sessions of every kind with a roster of six 12-character names, in
     English and in French (issues 13, 21)."""
-    from companion import i18n
-    from companion.config import Settings
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
-    from companion.ui.draw import CLIPS
     out = {}
     for lang, key in (("en", "clipped_text_draws"), ("fr", "clipped_text_draws_fr")):
         CLIPS.reset()

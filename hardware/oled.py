@@ -250,7 +250,7 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
         if serial is None:
             _check_node(spec)
             if spec.bus == "i2c":
-                from luma.core.interface.serial import i2c
+                from luma.core.interface.serial import i2c  # luma loads when a display opens
                 serial = i2c(port=spec.port, address=spec.address)
             else:
                 try:
@@ -258,7 +258,7 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
                 except ImportError:
                     raise HardwareError("the spidev library is missing (needed for SPI displays).\n"
                                         + SPIDEV_FIX) from None
-                from luma.core.interface.serial import spi
+                from luma.core.interface.serial import spi  # luma loads when a display opens
                 gpio = GpiozeroGPIO(pin_factory)
                 serial = spi(gpio=gpio, port=spec.port, device=spec.device,
                              gpio_DC=spec.dc, gpio_RST=spec.rst)
