@@ -22,7 +22,7 @@ bytes into lines and writes the replies. The protocol is specified in
   doubling with each such question in a row, at most ``PAIR_PAUSE_MAX_S``).
 
 The app is reached only through ``run(fn, redraw)``, which must execute
-``fn(app)`` on the app loop's thread and return its result (``loop_runner``
+``fn(app)`` on the app loop's thread and return its result (``loop.loop_runner``
 makes one that puts a ``loop.Call`` on the loop's queue and waits; ``direct``
 calls at once, for a single-threaded caller). The console never offers a
 shell and never opens a file: nothing a user types names a path.
@@ -35,13 +35,12 @@ import threading
 import time
 import weakref
 from collections import deque
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
 
 from . import public
 from .braille import braille
 from .public import public_event
-from .errors import CompanionError
+from .errors import CompanionError, ConsoleError
 from .export import scores_csv, session_summary, summaries
 from .i18n import _
 from .io import Key, key_names
@@ -73,43 +72,11 @@ HELP = [
 
 
 
-class ConsoleError(Exception):
-    """A command that cannot be done: its message is the ERR reason."""
-
-
 def direct(app) -> Runner:
     """A runner for a caller on the app's own thread (tests, headless)."""
     def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
         return fn(app)
     return run
-
-
-def loop_runner(loop, timeout: float = 5.0) -> Runner:
-    """A runner for another thread: each call is a ``Call`` on the loop's queue,
-    waited for at most ``timeout`` seconds (then it is cancelled and the
-    command answers ``ERR busy``)."""
-    from .loop import Call  # layers: the console sits below the app loop (which imports the ui)
-
-    def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
-        call = Call(fn, redraw=redraw)
-        loop.inputs.put(call)
-        try:
-            return call.future.result(timeout=timeout)
-        except FutureTimeout:
-            call.future.cancel()
-            raise ConsoleError("busy (the app did not answer)") from None
-    return run
-
-
-def loop_waker(loop) -> Callable[[], None]:
-    """Called on the loop's thread before console presses: they count as
-    input like a button (the idle timer restarts, a blank display wakes) and,
-    unlike a button, the first press after a blank is not eaten by the wake-up
-    (the console user cannot see the panel)."""
-    def wake() -> None:
-        loop.last_input = loop.clock()
-        loop.blanked = False
-    return wake
 
 
 def screen_title(app) -> str:
