@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PIL import Image
 
@@ -26,9 +26,11 @@ from ..session import Session
 from ..words.table import plain
 from .common import Report
 from .draw import Canvas, font
-from .host import Host
 from .screens import GAMES, MainMenu, game_ui, open_session
 from .widgets import Confirm, Message, Question, Screen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .host import Host
 
 
 LEFT = "left"

@@ -22,7 +22,6 @@ from ..i18n import _
 from .common import Report
 from ..words.moves import move_words
 from .draw import CHAR_W, WIDTH, wrap
-from .join import JoinScreen
 from .widgets import ChoiceList, Confirm, Item, CursorScreen, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,6 +106,7 @@ class SessionScreen(CursorScreen):
             Item(_("Undo last"), lambda a: (a.pop(), self.ask_undo(a))),
         ]
         if getattr(app, "web", None) is not None:  # the scoreboard page's QR code, mid-game (issue 32)
+            from .join import JoinScreen  # start-up: the QR screen (2 ms) loads when the page is on
             items.append(Item(_("Scoreboard page"), lambda a: (a.pop(), a.push(JoinScreen()))))
         if self.session.finished:
             # a finished game is left with BACK, OK (issue 13): "Leave" comes first; there is
