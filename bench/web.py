@@ -108,11 +108,6 @@ class Plan:
     stale_presses: int = 160          # seeded keys after each game's tour (web_open_page_stale)
     stale_games: tuple[str, ...] | None = None  # None: every game
     notes: list[str] = field(default_factory=list)
-    guard_scripts: list[list[str]] | None = None  # web_flood's presses (None: the load's scripts)
-    siege_seconds: float = 20.0
-    bad_requests: int = 10_000
-    flood_seconds: float = 15.0
-    flood_repeats: int = 2
 
 
 LEAK_GAMES: list[tuple[str, dict[str, Any]]] = [
@@ -142,12 +137,11 @@ def plan(quick: bool) -> Plan:
         rss_quick=quick,
         rss_runs=1 if quick else 3,
         stale_presses=40 if quick else 160,
-        notes=["quick: each pass under load lasts 8 s, not the issue's 30 s"] if quick else [],
-        siege_seconds=8.0 if quick else 20.0, flood_seconds=6.0 if quick else 15.0, flood_repeats=2 if quick else 3)
+        notes=["quick: each pass under load lasts 8 s, not the issue's 30 s"] if quick else [])
 
 
 def percentile(values: list[float], q: float) -> float:
-    from bench.__main__ import percentile as p
+    from bench.walks import percentile as p
     return p(values, q)
 
 
@@ -889,7 +883,7 @@ def rss_child(argv: list[str]) -> int:
     played through the loop (the page served and RSS_STREAMS streams reading
     it, or no page at all); prints the peak RSS of this process and the peak
     PSS of this process and the page's own process together, as JSON."""
-    from bench.__main__ import scripted_keys
+    from bench.walks import scripted_keys
     from bench.live import LiveTable
     from bench.rss import peak_kb
     page = argv[0] == "with"
@@ -961,9 +955,6 @@ def measure_web(quick: bool, p: Plan | None = None) -> dict[str, Any]:
         ("memory", lambda d: measure_rss(p)),
         ("open pages", lambda d: __import__("bench.stale", fromlist=["measure"]).measure(
             d, games=p.stale_games, presses=p.stale_presses)),
-        ("a guest on the Wi-Fi", lambda d: __import__("bench.web_guard", fromlist=["measure_guard"]).measure_guard(
-            d, p.guard_scripts if p.guard_scripts is not None else p.scripts, siege_s=p.siege_seconds,
-            bad=p.bad_requests, flood_s=p.flood_seconds, flood_repeats=p.flood_repeats)),
     ]
     for name, fn in steps:
         t0 = time.perf_counter()
@@ -1045,8 +1036,7 @@ def tiny_plan() -> Plan:
     return replace(plan(True), scripts=[keys], load_seconds=1.5, load_repeats=1, held_levels=[4],
                    held_script=keys, held_repeats=1, browser_scripts=[keys], browser_interval_s=0.05,
                    leak_games=[LEAK_GAMES[2], LEAK_GAMES[4]], leak_every=40, rss_quick=True, rss_runs=1,
-                   load_streams=8, load_rps=50, stale_presses=5, stale_games=("bag_of_ice",), notes=["tiny"],
-                   siege_seconds=2.0, bad_requests=400, flood_seconds=1.5, flood_repeats=1)
+                   load_streams=8, load_rps=50, stale_presses=5, stale_games=("bag_of_ice",), notes=["tiny"])
 
 
 def main(argv: list[str] | None = None) -> int:

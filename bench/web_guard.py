@@ -407,18 +407,24 @@ def note(fig: dict[str, Any]) -> str:
         f"log records they caused, formatted ({f('web_bad_request_log_lines')} lines).")
 
 
+def measure(quick: bool) -> dict[str, Any]:
+    """The three keys as ``python -m bench`` runs them (its step after the page's)."""
+    import tempfile
+    from bench.scripts import all_scripts
+    with tempfile.TemporaryDirectory(prefix="bench-web-guard-") as d:
+        out = measure_guard(d, all_scripts(quick), siege_s=8.0 if quick else 20.0,
+                            flood_s=6.0 if quick else 15.0, flood_repeats=2 if quick else 3)
+    print("bench: a guest on the Wi-Fi done", file=sys.stderr)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "siege":
         return siege_main(argv[1:])
     if argv and argv[0] == "flood":
         return flood_main(argv[1:])
-    import tempfile
-    from bench.scripts import all_scripts
-    quick = "--quick" in argv
-    with tempfile.TemporaryDirectory(prefix="bench-web-guard-") as d:
-        print(json.dumps(measure_guard(d, all_scripts(True), siege_s=8.0 if quick else 20.0,
-                                       flood_s=6.0 if quick else 15.0, flood_repeats=2 if quick else 3), indent=1))
+    print(json.dumps(measure("--quick" in argv), indent=1))
     return 0
 
 

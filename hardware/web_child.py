@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import sys
 import threading
 import time
@@ -101,14 +102,13 @@ def _say(line: str) -> None:
 def enabled() -> int:
     """``--enabled``: 0 if the settings turn the page on, 1 if ``web = "off"`` (the
     page unit's ``ExecCondition=``: off, the unit does not start and nothing listens)."""
-    from companion.config import load_lenient
+    from companion.config import load_lenient  # only for the unit's condition: not the web stack
     settings, _path, _problems = load_lenient(None)
     return 1 if settings.web == "off" else 0
 
 
 def _connect(path: str, timeout: float = 60.0):
     """``--connect PATH``: the device's channel (its unit makes it once its first frame is out)."""
-    import socket
     end = time.monotonic() + timeout
     while True:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -138,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     if not first:
         return 0
     cfg: dict[str, Any] = json.loads(first)
-    from companion.web import WebApp
-    from hardware.web_server import WebServer
+    from companion.web import WebApp  # after the config line: --enabled must not load the web stack
+    from hardware.web_server import WebServer  # same reason
     board = Mirror()
     for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))

@@ -36,10 +36,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import http
 import json
 import logging
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from typing import Any, Callable
@@ -47,6 +50,9 @@ from typing import Any, Callable
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from companion.config import change
+from companion.web import HEADERS, NO_STORE, Board, WebApp, new_secret
 
 HEADER_TIMEOUT_S = 10.0     # a request's line and headers must be in by then
 WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long is ended
@@ -110,7 +116,6 @@ def limit_logs() -> None:
 
 
 def _reason(status: int) -> bytes:
-    import http
     return http.HTTPStatus(status).phrase.encode()
 
 
@@ -118,7 +123,6 @@ def bare(status: int, *, close: bool = False) -> tuple[list[tuple[bytes, bytes]]
     """The headers and body of an answer the server gives of its own: the same
     shape as the page's 404 (``companion.web.HEADERS``, no-store, the reason
     as the body), so that none of them tells more than the 404 does."""
-    from companion.web import HEADERS, NO_STORE
     body = _reason(status)
     headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
     headers += [(k.lower().encode(), v.encode()) for k, v in {**NO_STORE, **HEADERS}.items()]
@@ -505,8 +509,6 @@ class PageProcess:
     def _run(self) -> None:
         if self.channel is not None:
             return self._serve_channel(self.channel)
-        import subprocess
-        import sys
         delay = RETRY_FIRST_S
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
@@ -682,7 +684,6 @@ def lan_address() -> str | None:
     address), for the page's address; None when it has none. Asks the
     system, sends nothing. Under the service, whose network is private, the
     unit writes the Pi's addresses to ``$COMPANION_ADDRESS_FILE`` first."""
-    import subprocess
     path = os.environ.get("COMPANION_ADDRESS_FILE")
     if path:
         try:
@@ -731,8 +732,6 @@ class PageService:
 
     def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None,
                  process: bool = True):
-        from companion.config import change
-        from companion.web import Board, WebApp, new_secret
         s = app.settings
         secret = s.web_secret
         if not secret:  # the first start: a secret of this device's own, kept in the settings
@@ -772,8 +771,6 @@ class PageService:
 
     def renew(self, app) -> None:
         """A new secret: saved, and every open page ends (their old address answers 404)."""
-        from companion.config import change
-        from companion.web import new_secret
         secret = new_secret()
         app.save_settings(change(app.settings, web_secret=secret))
         self.secret = secret
