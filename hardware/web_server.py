@@ -1,4 +1,5 @@
-"""The scoreboard page's server (issue 32): uvicorn on a thread of its own.
+"""The scoreboard page's server (issues 32, 38): uvicorn on a thread of its own,
+in a process of its own.
 
 ``WebServer(app, host, port).start()`` serves ``companion.web.WebApp`` on its
 own event loop and thread, so the button loop never waits for it. Its limits
@@ -31,6 +32,12 @@ uvicorn raises is said once (``on_fault(message)``, for the OLED's status
 and systemd's) and the server starts again after a back-off that doubles from
 ``RETRY_FIRST_S`` to ``RETRY_MAX_S``. ``state`` says what it is doing:
 ``starting``, ``serving``, ``retrying`` or ``stopped``; ``last_error`` why.
+
+``PageProcess`` runs that server in the page's own process
+(``hardware/web_child.py``, the idle scheduling class) and hands it each new
+projection of the device's ``Board``; under systemd the page's own unit
+connects to it over a Unix socket instead (``channel``). ``PageService`` is
+the page as the app sees it.
 """
 from __future__ import annotations
 
