@@ -278,3 +278,30 @@ def test_the_stress_bench_runs_and_finds_no_wrong_answer():
     fig = run(5, 3, cap=3000)
     assert fig["positions"] == 3 and fig["claims"] > 30
     assert fig["wrong"] == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_verdict_screen_says_time_ran_out(lang):
+    """Issue 42: an answer the time guard stopped is titled "not found" and says
+    that time ran out, never what the budget rules out nor "not reachable"."""
+    from bench.bu_check import HARD
+    from companion import i18n
+    from companion.games.bottoms_up import parse_bu_move
+    from companion.ui import bottoms_up_check as ui_check
+    name, field, placement, table = HARD[0]
+    s = position({"players": P4}, field)
+    ticks = iter(range(0, 10**6, 60))
+    r = check(s, placement, table, clock=lambda: float(next(ticks)))
+    assert r.timed_out, name
+    i18n.set_language(lang)  # conftest puts English back
+    try:
+        page = ui_check.verdict(ui_check.TableField(s, parse_bu_move(placement), lambda *a: None,
+                                                    lambda *a: None), r)
+        _ = i18n._
+        text = " ".join(x.strip() for x in page.lines)
+        assert page.title == _("Check: not found") and page.banner == _("NOT FOUND")
+        assert text.startswith(_("Not found: time ran out before the search could say.").split()[0])
+        assert ("time ran out" if lang == "en" else "le temps a manqué") in text
+        assert "no cascade" not in text and "Not reachable" not in text
+    finally:
+        i18n.set_language("en")
