@@ -162,6 +162,7 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
         "version": VERSION,
         "seq": session.last_seq,
         "lang": current_language(),
+        "playing": True,  # the device's screen plays this session (False: between games, V-4)
         "session": {"id": session.id, "number": number if number is not None else session.id,
                     "game": session.game, "title": title_of(session.game), "over": ended},
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
@@ -179,10 +180,17 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
     return out
 
 
-def idle_view(seq: int) -> dict[str, Any]:
-    """The projection when no session is being played (the main menu)."""
-    return {"version": VERSION, "seq": seq, "lang": current_language(), "session": None, "players": [],
-            "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
+def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The projection when no session is being played (the main menu), RULINGS V-4:
+    what a view opened at this moment shows. ``last``: the view of the game the
+    device just left; if that game was over, its final result stays, marked as
+    finished (``playing`` false, nobody to act), until another game starts. A game
+    left unfinished (kept for later, or ended early) is not shown."""
+    if last is not None and last.get("session") and last["session"].get("over"):
+        return {**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                "waiting": _("No game is being played."), "lang": current_language(), "labels": labels()}
+    return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
+            "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
             "result": None, "winners": [], "moves": [], "labels": labels(), "table": {}}
 
 
@@ -195,6 +203,7 @@ def labels() -> dict[str, str]:
         "banked": _("Banked"), "turn": _("This turn"), "drawn": _("Drawn"), "face": _("Die"),
         "bust": _("Bust chance"), "advice": _("Advice"), "field": _("Field"), "stash": _("Stash"),
         "target": _("Target"), "live": _("live"), "offline": _("reconnecting…"), "over": _("Game over"),
+        "finished": _("finished"),
         "downloads": _("Downloads"), "no_game": _("No game is being played."), "turn_of": _("to play"),
         "secret": _("Secret colors stay hidden until the end (BU-3)."),
         "scoreboard": _("Scoreboard"),
