@@ -35,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
 from . import public
+from .seats import Seats
 from .i18n import language
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
@@ -102,6 +103,29 @@ class Board:
         self._snap: tuple[str, str] = (view_tag(0, text), text)
         self._listeners: list[Callable[[], None]] = []
         self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
+        self.seats = Seats()    # the seat pages' addresses (issue 41, V-3): in memory only
+        self._ended: dict[str, bool] = {}  # seat tokens ended with their game: open pages get the end
+
+    def seat_snapshot(self, token: str) -> tuple[str, str, bool] | None:
+        """``(tag, json_text, alive)`` for seat page ``token`` (issue 41, RULINGS V-3): the
+        public snapshot with that seat's part (its own color) added while the token
+        lives; the public snapshot alone, not alive, once its game has ended; None for
+        a token that is not (or no longer) a seat's."""
+        seat = self.seats.lookup(token)
+        with self._lock:
+            tag, text = self._snap
+            ended = token in self._ended
+        if seat is None:
+            return (tag, text, False) if ended else None
+        extra = json.dumps(seat.part, ensure_ascii=False, separators=(",", ":"))
+        seat_text = text[:-1] + ',"seat":' + extra + "}"
+        return view_tag(self._seq, seat_text), seat_text, True
+
+    def end_seats(self) -> None:
+        """Every seat address ends (the device's address was renewed)."""
+        self.seats.clear()
+        with self._lock:
+            self._ended.clear()
 
     def snapshot(self) -> tuple[str, str]:
         with self._lock:
@@ -124,6 +148,8 @@ class Board:
         s = public.session_of(app)
         if s is not None:
             self._last = s
+            if len(self.seats):
+                self._end_seats_of(s)
             key: Any = (s.id, s.last_seq, bool(s.finished), language())
         else:  # the main menu: its view changes with the language and the game left
             last = self._last
@@ -143,6 +169,17 @@ class Board:
             view = public.idle_view(seq, kept)
         self.set(seq, view, key=key)
         return True
+
+    def _end_seats_of(self, session) -> None:
+        """A game's end, or an undo to before its colors were drawn, ends its seat
+        addresses (V-3); a page open on one gets the public view, then the end."""
+        ended = self.seats.prune(session)
+        if ended and (session.finished or session.state.is_terminal()):
+            with self._lock:
+                for token in ended:
+                    self._ended[token] = True
+                while len(self._ended) > 64:  # only open pages need them, briefly
+                    self._ended.pop(next(iter(self._ended)))
 
     def set(self, seq: int, view: dict[str, Any], *, key: Any = None) -> None:
         text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
@@ -199,6 +236,7 @@ class WebApp:
         if not valid_secret(secret):
             raise ValueError("the page's secret must be 16 to 64 URL-safe characters")
         self.secret = secret
+        self.board.end_seats()  # every seat's address ends with the device's (V-3)
         self.generation += 1
         self._wake()
 
@@ -266,8 +304,13 @@ class WebApp:
         parts = request.url.path.split("/")
         # "/SECRET/rest": a wrong or missing secret is 404 for every path and method,
         # so nothing tells a scanner that a companion listens here
-        if len(parts) < 3 or parts[0] != "" or not _secrets.compare_digest(parts[1], self.secret):
+        if len(parts) < 3 or parts[0] != "":
             return self._not_found()
+        seat: str | None = None  # a seat page's token (issue 41, V-3) in place of the secret
+        if not _secrets.compare_digest(parts[1].encode("utf-8", "surrogateescape"), self.secret.encode()):
+            if self.board.seats.lookup(parts[1]) is None:  # ended, or never one: like any wrong secret
+                return self._not_found()
+            seat = parts[1]
         if request.method not in ("GET", "HEAD"):
             return PlainTextResponse("Method Not Allowed: the page only looks (V-2)", status_code=405,
                                      headers={"Allow": "GET, HEAD", **NO_STORE})
@@ -279,10 +322,10 @@ class WebApp:
             return Response(self._files[rest[7:]], media_type=ASSETS[rest[7:]],
                             headers={"Cache-Control": "no-cache"})
         if rest == "state.json":
-            tag, text = self.board.snapshot()
+            tag, text = self._snapshot(seat) or self.board.snapshot()
             return Response(text, media_type="application/json", headers={"ETag": f'"{tag}"', **NO_STORE})
         if rest == "events":
-            return self._stream(request)
+            return self._stream(request, seat)
         if rest == "history.json":
             return await self._history()
         m = re.fullmatch(r"export/(\d{1,12})\.(json|csv|png)", rest)
@@ -292,7 +335,15 @@ class WebApp:
 
     # ------------------------------------------------------------ the stream
 
-    def _stream(self, request: Request) -> Response:
+    def _snapshot(self, seat: str | None) -> tuple[str, str] | None:
+        """What page ``seat`` shows (the public page's for None); None once a seat's
+        address has ended."""
+        if seat is None:
+            return self.board.snapshot()
+        snap = self.board.seat_snapshot(seat)
+        return None if snap is None else snap[:2]
+
+    def _stream(self, request: Request, seat: str | None = None) -> Response:
         if self.streams >= self.max_clients:
             return PlainTextResponse("Service Unavailable: too many pages open", status_code=503,
                                      headers={"Retry-After": "10", **NO_STORE})
@@ -304,7 +355,19 @@ class WebApp:
             yield f"retry: {RETRY_MS}\n\n"
             sent = last
             while generation == self.generation:
-                tag, text = self.board.snapshot()
+                if seat is None:
+                    tag, text = self.board.snapshot()
+                else:  # a seat's page: its game's end, an undo or a renewal ends it (V-3)
+                    snap = self.board.seat_snapshot(seat)
+                    if snap is None:
+                        yield 'event: gone\ndata: {"reason":"seat"}\n\n'
+                        return
+                    tag, text, alive = snap
+                    if not alive:
+                        if tag != sent:
+                            yield f"id: {tag}\nevent: state\ndata: {text}\n\n"
+                        yield 'event: gone\ndata: {"reason":"seat_over"}\n\n'
+                        return
                 if tag != sent:
                     # an update's id is the tag of what the page shows (the journal's seq and
                     # the text's digest, issue 37): a reconnect (Last-Event-ID) gets the
@@ -317,7 +380,7 @@ class WebApp:
                     await asyncio.wait_for(changed.wait(), timeout=self.ping_s)
                 except asyncio.TimeoutError:
                     yield ": ping\n\n"
-            if generation != self.generation and self.secret != secret:
+            if generation != self.generation and (self.secret != secret or seat is not None):
                 yield "event: gone\ndata: {}\n\n"  # the secret was renewed: the page says so
 
         response = StreamingResponse(events(), media_type="text/event-stream",
