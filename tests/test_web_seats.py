@@ -11,7 +11,6 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from companion import public
 from companion.journal import Journal
 from companion.seats import Seats, new_token, seat_part
 from companion.session import Session
