@@ -34,9 +34,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
-from . import public
-from .seats import Seats
+from . import export, public
 from .i18n import language
+from .journal import Journal
+from .seats import Seats
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -391,14 +392,12 @@ class WebApp:
     # ------------------------------------------------------------ history and downloads
 
     def _read(self, fn: Callable[[Any], Any]) -> Any:
-        from .journal import Journal
         if self.journal_path is None:
             raise LookupError("no journal")
         with Journal(self.journal_path, read_only=True) as j:
             return fn(j)
 
     async def _history(self) -> Response:
-        from .export import session_summary
 
         def read(j) -> list[dict[str, Any]]:
             out = []
@@ -406,7 +405,7 @@ class WebApp:
                 key = (info, language())
                 known = self._history_lines.get(info.id)
                 if known is None or known[0] != key:
-                    s = session_summary(j, info)
+                    s = export.session_summary(j, info)
                     known = (key, {"id": s.shown, "number": s.shown, "date": s.date,
                                    "title": s.title, "players": list(s.players), "result": s.result_text(),
                                    "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})
