@@ -434,6 +434,9 @@ class SettingsMenu(Menu):
                  right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score")),
             Item(_("Lone pieces"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
                  right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score")),
+            # issue 41: the color beside the seat page's QR code, or the code alone
+            Item(_("Seat color"), lambda app: self._set(app, bu_seat_color=not s.bu_seat_color),
+                 right=pgettext("seat color", "shown") if s.bu_seat_color else pgettext("seat color", "QR only")),
         ]
 
     def _language(self, app: "App") -> None:
