@@ -76,6 +76,7 @@ class Seats:
         self._make = make_token
         self._lock = threading.Lock()
         self._live: dict[str, Seat] = {}
+        self.version = 0  # moves with every token made or ended (the Board's key)
 
     def __len__(self) -> int:
         with self._lock:
@@ -93,6 +94,7 @@ class Seats:
                     return token
             token = self._make()
             self._live[token] = Seat(session.id, seat, part)
+            self.version += 1
             return token
 
     def lookup(self, token: str) -> Seat | None:
@@ -122,6 +124,7 @@ class Seats:
                 if over or color != s.part["color"]:
                     del self._live[token]
                     ended.append(token)
+            self.version += bool(ended)
         return ended
 
     def clear(self) -> list[str]:
@@ -129,8 +132,9 @@ class Seats:
         with self._lock:
             ended = list(self._live)
             self._live.clear()
+            self.version += 1
         return ended
 
-    def tokens(self) -> list[str]:
+    def items(self) -> list[tuple[str, Seat]]:
         with self._lock:
-            return list(self._live)
+            return list(self._live.items())

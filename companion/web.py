@@ -37,7 +37,9 @@ from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from . import export, public
 from .i18n import language
 from .journal import Journal
+from .games.bottoms_up import Color
 from .seats import Seats
+from .words.pieces import color_word
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -105,28 +107,54 @@ class Board:
         self._listeners: list[Callable[[], None]] = []
         self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
         self.seats = Seats()    # the seat pages' addresses (issue 41, V-3): in memory only
-        self._ended: dict[str, bool] = {}  # seat tokens ended with their game: open pages get the end
+        # each seat page's (tag, text, alive), made with the public one; a seat ended with its
+        # game stays (not alive) so that a page open on it gets the end (a few, briefly)
+        self._seat_snaps: dict[str, tuple[str, str, bool]] = {}
+        self._ended: list[str] = []
 
     def seat_snapshot(self, token: str) -> tuple[str, str, bool] | None:
         """``(tag, json_text, alive)`` for seat page ``token`` (issue 41, RULINGS V-3): the
         public snapshot with that seat's part (its own color) added while the token
         lives; the public snapshot alone, not alive, once its game has ended; None for
-        a token that is not (or no longer) a seat's."""
-        seat = self.seats.lookup(token)
+        a token that is not (or no longer) a seat's. Every known token is compared in
+        constant time (a near miss takes as long as a far one)."""
         with self._lock:
-            tag, text = self._snap
-            ended = token in self._ended
-        if seat is None:
-            return (tag, text, False) if ended else None
-        extra = json.dumps(seat.part, ensure_ascii=False, separators=(",", ":"))
-        seat_text = text[:-1] + ',"seat":' + extra + "}"
-        return view_tag(self._seq, seat_text), seat_text, True
+            items = list(self._seat_snaps.items())
+        raw = token.encode("utf-8", "surrogateescape")
+        found = None
+        for t, snap in items:
+            if _secrets.compare_digest(t.encode("ascii"), raw):
+                found = snap
+        return found
 
     def end_seats(self) -> None:
-        """Every seat address ends (the device's address was renewed)."""
+        """Every seat address ends (the device's address was renewed): open seat pages
+        end at once, as the public ones do."""
         self.seats.clear()
         with self._lock:
             self._ended.clear()
+        self._refresh_seats()
+
+    def _seat_texts(self, tag: str, text: str) -> dict[str, tuple[str, str, bool]]:
+        seq = tag.split("-", 1)[0]
+        out: dict[str, tuple[str, str, bool]] = {}
+        for token, seat in self.seats.items():
+            part = {**seat.part, "color_word": color_word(Color(seat.part["color"]))}
+            seat_text = text[:-1] + ',"seat":' + json.dumps(part, ensure_ascii=False, separators=(",", ":")) + "}"
+            out[token] = (view_tag(int(seq), seat_text), seat_text, True)
+        for token in self._ended:
+            out.setdefault(token, (tag, text, False))
+        return out
+
+    def _refresh_seats(self) -> None:
+        with self._lock:
+            tag, text = self._snap
+        snaps = self._seat_texts(tag, text)
+        with self._lock:
+            changed = snaps != self._seat_snaps
+            self._seat_snaps = snaps
+            listeners = list(self._listeners) if changed else []
+        self._tell(listeners)
 
     def snapshot(self) -> tuple[str, str]:
         with self._lock:
@@ -151,10 +179,10 @@ class Board:
             self._last = s
             if len(self.seats):
                 self._end_seats_of(s)
-            key: Any = (s.id, s.last_seq, bool(s.finished), language())
+            key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version)
         else:  # the main menu: its view changes with the language and the game left
             last = self._last
-            key = ("idle", language(), None if last is None else (last.id, last.last_seq))
+            key = ("idle", language(), None if last is None else (last.id, last.last_seq), self.seats.version)
         if key == self._key:
             return False
         if s is not None:
@@ -177,20 +205,23 @@ class Board:
         ended = self.seats.prune(session)
         if ended and (session.finished or session.state.is_terminal()):
             with self._lock:
-                for token in ended:
-                    self._ended[token] = True
-                while len(self._ended) > 64:  # only open pages need them, briefly
-                    self._ended.pop(next(iter(self._ended)))
+                self._ended = (self._ended + ended)[-64:]  # only open pages need them, briefly
 
     def set(self, seq: int, view: dict[str, Any], *, key: Any = None) -> None:
         text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
         snap = (view_tag(seq, text), text)
+        seats = self._seat_texts(*snap) if (self._seat_snaps or len(self.seats)) else {}
         with self._lock:
             self._key = key
             self._seq = seq
-            changed = snap != self._snap
+            changed = snap != self._snap or seats != self._seat_snaps
             self._snap = snap
+            self._seat_snaps = seats
             listeners = list(self._listeners) if changed else []
+        self._tell(listeners)
+
+    @staticmethod
+    def _tell(listeners: list[Callable[[], None]]) -> None:
         for fn in listeners:
             try:
                 fn()
@@ -237,7 +268,6 @@ class WebApp:
         if not valid_secret(secret):
             raise ValueError("the page's secret must be 16 to 64 URL-safe characters")
         self.secret = secret
-        self.board.end_seats()  # every seat's address ends with the device's (V-3)
         self.generation += 1
         self._wake()
 
@@ -309,7 +339,8 @@ class WebApp:
             return self._not_found()
         seat: str | None = None  # a seat page's token (issue 41, V-3) in place of the secret
         if not _secrets.compare_digest(parts[1].encode("utf-8", "surrogateescape"), self.secret.encode()):
-            if self.board.seats.lookup(parts[1]) is None:  # ended, or never one: like any wrong secret
+            snap = self.board.seat_snapshot(parts[1])
+            if snap is None or not snap[2]:  # ended, or never one: like any wrong secret
                 return self._not_found()
             seat = parts[1]
         if request.method not in ("GET", "HEAD"):

@@ -316,6 +316,7 @@ class PageService:
         """A new secret: saved, and every open page ends (their old address answers 404)."""
         secret = new_secret()
         app.save_settings(change(app.settings, web_secret=secret))
+        self.board.end_seats()  # every seat's address ends with the device's (V-3)
         self.webapp.renew(secret)
 
     def start(self, loop) -> "PageService":

@@ -51,6 +51,14 @@ def client_for(j: Journal, s: Session) -> tuple[TestClient, WebApp, Board]:
     return TestClient(app), app, board
 
 
+def hand_over(board: Board, s: Session, seat: int) -> str:
+    """What the device does when a player holds OK on their color: the seat's token
+    made, and the loop's publish after the press."""
+    token = board.seats.token_for(s, seat, 1)
+    board.publish(FakeApp(s))
+    return token
+
+
 def test_a_token_has_96_random_bits_and_is_kept_per_seat(tmp_path):
     tokens = {new_token() for _ in range(300)}
     assert len(tokens) == 300 and all(len(t) == 16 for t in tokens)
@@ -75,10 +83,10 @@ def test_no_token_without_a_color_the_device_drew(tmp_path):
 def test_the_seat_page_is_the_public_page_plus_its_own_color(tmp_path):
     j, s = bottoms_up(tmp_path, "a")
     c, app, board = client_for(j, s)
-    token = board.seats.token_for(s, 1, 1)
+    token = hand_over(board, s, 1)
     seat = c.get(f"/{token}/state.json").json()
     pub = c.get(f"/{app.secret}/state.json").json()
-    assert seat.pop("seat") == {"seat": 1, "name": "Bob", "color": "white", "number": 1}
+    assert seat.pop("seat") == {"seat": 1, "name": "Bob", "color": "white", "number": 1, "color_word": "white"}
     assert seat == pub                                   # nothing else differs
     assert "white" not in json.dumps(pub)                # V-1: the public page never has it
     for path in ("", "history", "static/app.js", "history.json"):
@@ -95,7 +103,7 @@ def test_other_seats_colors_change_no_byte_of_a_seats_page(tmp_path):
     out = []
     for j, s in ((ja, a), (jb, b)):
         c, app, board = client_for(j, s)
-        token = board.seats.token_for(s, 0, 1)
+        token = hand_over(board, s, 0)
         got = {}
         for path in ("", "state.json", "history.json", "export/1.json", "export/1.csv", "export/1.png"):
             r = c.get(f"/{token}/{path}")
@@ -119,7 +127,7 @@ def test_the_public_page_is_the_same_with_and_without_seat_pages(tmp_path):
     c, app, board = client_for(j, s)
     before = {p: c.get(f"/{app.secret}/{p}").content for p in ("", "state.json", "history.json")}
     for seat in range(4):
-        assert c.get(f"/{board.seats.token_for(s, seat, 1)}/state.json").status_code == 200
+        assert c.get(f"/{hand_over(board, s, seat)}/state.json").status_code == 200
     board.publish(FakeApp(s))
     after = {p: c.get(f"/{app.secret}/{p}").content for p in ("", "state.json", "history.json")}
     assert before == after
@@ -133,10 +141,12 @@ def test_a_color_that_is_gone_ends_the_seats_address(tmp_path):
     import dataclasses
     j, s = bottoms_up(tmp_path, "a", moves=0)
     c, app, board = client_for(j, s)
-    gone, kept = board.seats.token_for(s, 3, 1), board.seats.token_for(s, 0, 1)
+    gone, kept = hand_over(board, s, 3), hand_over(board, s, 0)
     undone = dataclasses.replace(s.state, secrets=s.state.secrets[:3] + (None,))
-    ended = board.seats.prune(type("Undone", (), {"id": s.id, "finished": False, "state": undone})())
-    assert ended == [gone]
+    undo = type("Undone", (), {"id": s.id, "finished": False, "state": undone, "last_seq": s.last_seq + 1,
+                                "fold": s.fold, "setup": s.setup, "game": s.game})()
+    assert board.seats.prune(undo) == [gone]
+    board.publish(FakeApp(s))
     assert c.get(f"/{gone}/state.json").status_code == 404
     assert c.get(f"/{kept}/state.json").status_code == 200  # seat 1 keeps its color and its page
     j.close()
@@ -145,7 +155,7 @@ def test_a_color_that_is_gone_ends_the_seats_address(tmp_path):
 def test_the_end_of_the_game_ends_the_address_after_the_public_final_view(tmp_path):
     j, s = bottoms_up(tmp_path, "a", moves=0)
     c, app, board = client_for(j, s)
-    token = board.seats.token_for(s, 2, 1)
+    token = hand_over(board, s, 2)
     rng = random.Random(2)
     for _ in range(5000):              # played out by seeded choices
         if s.state.is_terminal():
@@ -171,16 +181,34 @@ def test_the_end_of_the_game_ends_the_address_after_the_public_final_view(tmp_pa
 def test_renewal_ends_every_seat_address(tmp_path):
     j, s = bottoms_up(tmp_path, "a")
     c, app, board = client_for(j, s)
-    tokens = [board.seats.token_for(s, i, 1) for i in range(4)]
+    tokens = [hand_over(board, s, i) for i in range(4)]
+    board.end_seats()               # what PageService.renew does, with the server's renew
     app.renew(new_secret())
     assert all(c.get(f"/{t}/state.json").status_code == 404 for t in tokens)
     j.close()
+
+
+def test_the_devices_renewal_ends_every_seat_page(tmp_path):
+    from bench.live import LiveTable
+    from bench.scripts_bottoms_up import START
+    import urllib.error
+    import urllib.request
+    with LiveTable(str(tmp_path)) as t:
+        t.press(*START, "hold-ok")
+        t.settle()
+        url = t.call(lambda app: app.top.address)
+        assert urllib.request.urlopen(url + "state.json", timeout=5).status == 200
+        t.press("release")
+        t.call(lambda app: app.web.renew(app))
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(url + "state.json", timeout=5)
+        assert e.value.code == 404
 
 
 @pytest.mark.parametrize("path", ["/%C3%A9/state.json", "/" + "A" * 16 + "/state.json"])
 def test_a_wrong_token_is_a_bare_404(tmp_path, path):
     j, s = bottoms_up(tmp_path, "a")
     c, _app, board = client_for(j, s)
-    board.seats.token_for(s, 0, 1)
+    hand_over(board, s, 0)
     assert c.get(path).status_code == 404
     j.close()
