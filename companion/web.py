@@ -65,8 +65,12 @@ ASSETS = {  # the page's files, shipped as package data (no CDN, no build step)
     "app.js": "text/javascript; charset=utf-8",
     "history.js": "text/javascript; charset=utf-8",
     "icon.svg": "image/svg+xml",
+    "seat.js": "text/javascript; charset=utf-8",   # a seat's own page (issue 41)
+    "seat.css": "text/css; charset=utf-8",
 }
 PAGES = {"": "index.html", "tv": "index.html", "history": "history.html"}
+SEAT_HEAD = (b'<link rel="stylesheet" href="static/seat.css">\n'
+             b'<script src="static/seat.js" defer></script>\n')
 
 
 def new_secret() -> str:
@@ -252,6 +256,8 @@ class WebApp:
         self.streams = 0
         self.generation = 0  # bumped by renew(): every open stream ends
         self._files = {name: _asset(name) for name in (*ASSETS, *set(PAGES.values()))}
+        # a seat's own page (issue 41): the scoreboard with the "Your color" box's files
+        self._seat_page = self._files["index.html"].replace(b"</head>", SEAT_HEAD + b"</head>", 1)
         # history.json's line of each session, until the session (its SessionInfo) or the
         # language changes: each request opens a journal of its own, so export's summary
         # cache never hits, and replaying every session of a long history at every request
@@ -348,7 +354,8 @@ class WebApp:
                                      headers={"Allow": "GET, HEAD", **NO_STORE})
         rest = "/".join(parts[2:])
         if rest in PAGES:
-            return Response(self._files[PAGES[rest]], media_type="text/html; charset=utf-8",
+            page = self._seat_page if seat is not None and rest == "" else self._files[PAGES[rest]]
+            return Response(page, media_type="text/html; charset=utf-8",
                             headers={"Cache-Control": "no-cache"})
         if rest.startswith("static/") and rest[7:] in ASSETS:
             return Response(self._files[rest[7:]], media_type=ASSETS[rest[7:]],
