@@ -11,6 +11,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
+from companion import public
 from companion.journal import Journal
 from companion.seats import Seats, new_token, seat_part
 from companion.session import Session
@@ -212,3 +213,38 @@ def test_a_wrong_token_is_a_bare_404(tmp_path, path):
     hand_over(board, s, 0)
     assert c.get(path).status_code == 404
     j.close()
+
+
+def test_no_seat_address_in_the_journal_the_logs_or_the_exports(tmp_path, caplog, capfd):
+    import glob
+    import logging
+    import urllib.request
+    from bench.live import LiveTable
+    from bench.scripts_bottoms_up import START, TOUR
+    caplog.set_level(logging.DEBUG)
+    with LiveTable(str(tmp_path)) as t:
+        tokens = []
+        t.press(*START)
+        for _ in range(4):                 # every player looks, and each seat's page is opened
+            t.press("hold-ok")
+            t.settle()
+            url = t.call(lambda app: app.top.address)
+            tokens.append(url.rstrip("/").rsplit("/", 1)[1])
+            assert urllib.request.urlopen(url + "state.json", timeout=5).status == 200
+            urllib.request.urlopen(url, timeout=5).read()
+            t.press("release")
+        t.press(*TOUR[8:], *["ok"] * 10)
+        t.settle()
+        exports = [public_export(t, fmt) for fmt in ("csv", "png")]
+    assert len(set(tokens)) == 4
+    stored = b"".join(open(f, "rb").read() for f in glob.glob(str(tmp_path / "journal.db*")))
+    logged = caplog.text + "".join(capfd.readouterr())
+    for token in tokens:
+        assert token.encode() not in stored and token not in logged
+        assert all(token.encode() not in e for e in exports)
+
+
+def public_export(t, fmt: str) -> bytes:
+    from companion.journal import Journal
+    with Journal(t.journal.path, read_only=True) as j:
+        return public.export(j, 1, fmt)
