@@ -24,6 +24,8 @@ Figures (keys of the JSON object):
                                   check mode over claims from whole random games (issue 15):
                                   how many, the share answered for certain, the wrong
                                   answers, the median and 99th percentile seconds
+  bu_check_same_verdict_slow      the share of those claims answered the same with a
+                                  clock ten times slower (issue 42)
   peak_rss_mb        peak resident memory of a process playing a whole session
   web_update_p95_ms, web_load_event_cpu_ratio, web_rss_extra_mb, web_secret_leaks,
   web_clients_held, web_load_events_lost, web_load_frames_late, web_load_updates_late,
@@ -326,6 +328,7 @@ GOALS = {
     "event_cpu_p99_ms": ("<=", 2.0), "start_ratio": ("<=", 1.5), "resume_10k_s": ("<=", 0.5),
     "boi_table_s": ("<=", 1.0), "boi_query_ms": ("<=", 1.0), "bu_check_slowest_s": ("<=", 0.1),
     "bu_check_complete_rate_known": (">=", 0.97), "bu_check_wrong": ("<=", 0), "bu_check_p99_s": ("<=", 0.1),
+    "bu_check_same_verdict_slow": (">=", 1.0),
     "boi_win_turn_ms": ("<=", 100), "boi_win_table_kb": ("<=", 20), "presses_undo": ("<=", 2),
     "presses_name_mean": ("<=", 15), "presses_name_other_page": ("<=", 33), "presses_roster_4": ("<=", 8),
     "presses_bu_place_mean": ("<=", 4.5),
@@ -342,7 +345,7 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "event_cpu_p50_ms", "event_cpu_p99_ms", "start_first_frame_s", "start_ratio", "resume_10k_s",
         "boi_table_s", "boi_query_ms", "boi_win_turn_ms", "boi_win_table_kb", "bu_check_slowest_s",
         "bu_check_claims", "bu_check_complete_rate", "bu_check_complete_rate_known", "bu_check_wrong",
-        "bu_check_p50_s", "bu_check_p99_s",
+        "bu_check_p50_s", "bu_check_p99_s", "bu_check_same_verdict_slow",
         "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_name_other_page", "presses_roster_4",
         "presses_bu_place_mean",
         "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
@@ -451,8 +454,10 @@ def bu_note(fig: dict) -> str:
         "(tests/test_bu_check_search.py, tests/test_bu_check_proofs.py), and on random fields by "
         "`python -m bench.bu_check_stress` (not part of this run: about 15 minutes for 200 fields). "
         "The budget is 300 positions "
-        "(`max_positions`), so an answer is the same on an idle or a loaded machine and on a Pi; 0.9 s of "
-        "wall clock is only a guard. Times are CPU seconds of the checking thread.\n"
+        "(`max_positions`), so an answer is the same on an idle or a loaded machine and on a Pi, however fast "
+        "(issue 42); a time guard of 30 s is only a safety net, and an answer it stops says so: with a clock "
+        f"ten times slower, {f('bu_check_same_verdict_slow', '{:.1%}')} of the claims below get the same answer "
+        "(`bu_check_same_verdict_slow`). Times are CPU seconds of the checking thread.\n"
         f"  The claim set: {f('bu_check_claims')} claims from whole random games of 4, 5 and 6 players played "
         "to the end (BU-10): for placements with a cascade at every stage, the true result, the results of two "
         "other first choices, and near misses (a piece changed in size or color, two swapped, one missing, one "
