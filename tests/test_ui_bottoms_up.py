@@ -263,7 +263,9 @@ def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
     press(app, ",".join(["down"] * labels.index("Secret colors")) + ",ok")
     assert isinstance(app.top, SecretTour) and app.top.seat == state(app).active
     assert press(app, "hold-ok").tobytes() in secrets
-    press(app, "release")
+    press(app, "release")  # the pass goes round the table (issue 39); BACK: the game
+    assert isinstance(app.top, SecretTour) and app.top.seat == (state(app).active + 1) % state(app).n
+    press(app, "back")
     assert isinstance(app.top, BottomsUpScreen)
 
 
@@ -399,7 +401,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
         assert step in text
     press(app, "right")  # a page down
     assert top.offset == 5
-    press(app, "ok,back,ok")  # close; session menu > Field view
+    press(app, "ok,back,down,ok")  # close; session menu > Field view (after Secret colors)
     assert isinstance(app.top, Pages) and app.top.title == "In play: 6"
     assert_matches_reference(app.frame(), "bu_field")
     lines = app.top.lines
@@ -472,7 +474,7 @@ def test_refusals_change_nothing(tmp_path):
     app = after_opening(tmp_path)
     before = state(app)
     sess = game_screen(app).session
-    press(app, "back,down,ok,ok")  # check mode
+    press(app, "back,down,down,ok,ok")  # check mode
     press(app, "down,right,ok")  # bM on A, into the table's field
     field = app.top
     assert isinstance(field, TableField)
@@ -493,7 +495,7 @@ def test_refusals_change_nothing(tmp_path):
 
 
 def enter_check(app, placement_keys: str) -> TableField:
-    press(app, "back,down,ok")  # session menu: Field view, Check mode
+    press(app, "back,down,down,ok")  # session menu: Secret colors, Field view, Check mode
     assert isinstance(app.top, Message) and app.top.title == "Check mode"
     press(app, "ok," + placement_keys)
     assert isinstance(app.top, TableField)
@@ -531,7 +533,7 @@ def test_check_mode_choices_have_one_colon_in_french(tmp_path):
     try:
         app = started(tmp_path, settings=Settings(language="fr"))
         press(app, OPENING)
-        press(app, "back,down,ok")  # the session menu: Field view, Check mode
+        press(app, "back,down,down,ok")  # the session menu: Secret colors, Field view, Check mode
         assert isinstance(app.top, Message)
         press(app, "ok,down,down,down,right,ok")  # yM on A (rS)
         assert isinstance(app.top, TableField)

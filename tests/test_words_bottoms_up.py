@@ -166,7 +166,7 @@ def play_out(run: Run, seed: int) -> None:
         if step % 7 == 0 and st.secret_mode == "device":
             run.press("back")  # the session menu's Secret colors: hold OK, release (BU-3)
             assert run.menu_to(i18n._("Secret colors"))
-            run.press("hold-ok,release")
+            run.press("hold-ok,release,back")  # the pass goes round (issue 39): BACK, the game
         if st.pending is not None and step % 2 == 0:
             run.press("right,ok")  # the turn so far
         m = rnd.choice(st.legal_moves())

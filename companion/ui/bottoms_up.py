@@ -343,14 +343,20 @@ class SecretTour(Screen):
     """Each player in turn sees their secret color (BU-3), privately.
 
     Neutral view: "pass the device to NAME"; that player holds OK to see the
-    color and releases to hide it, and the view moves on to the next player.
-    After the last one: "everyone has seen", OK closes. UP/DOWN pick another
-    player (to look again). Opened from the session menu it shows one
-    player's color and closes on release (OK or BACK close it too)."""
+    color and releases to hide it, and the view moves on to the next player
+    who has not looked (a short OK says so in a box; a hold there shows the
+    color too). After the last one: "everyone has seen", OK closes. UP/DOWN
+    pick another player (to look again). Opened from the session menu
+    (``from_menu``) it works the same way (issue 39), starting with the
+    active player and going round the table from there; BACK goes back to
+    the game at any time. No key here ever plays a move."""
+
+    keeps_hold_back = True  # no gesture here ever changes the game (issue 39)
 
     def __init__(self, session: Session, seat: int = 0, *, from_menu: bool = False):
         self.session = session
         self.seat = seat
+        self.first = seat  # the seat the pass starts from (the active player, from the menu)
         self.from_menu = from_menu
         self.seen: set[int] = set()
         self.showing = False
@@ -370,8 +376,12 @@ class SecretTour(Screen):
             c.title(_("Secret colors"))
             c.center(TITLE_H + 1, _("Everyone has seen"))
             c.center(TITLE_H + 11, _("their color."))
-            c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
-            c.center(TITLE_H + 38, _("first small: OK"))
+            if self.from_menu:  # back to the player whose turn it is
+                c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, st.active, LINE_CHARS))
+                c.center(TITLE_H + 38, _("the game: OK"))
+            else:
+                c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
+                c.center(TITLE_H + 38, _("first small: OK"))
             return
         right = f"{self.seat + 1}/{self.n}"
         c.title(_("Secret colors"), right)
@@ -393,26 +403,26 @@ class SecretTour(Screen):
                 return
             self.showing = False
             self.seen.add(self.seat)
-            if self.from_menu:
-                app.pop()
-            elif len(self.seen) == self.n:
+            if len(self.seen) == self.n:
                 self.final = True
-            else:  # the next player who has not looked yet
+            else:  # the next player round the table who has not looked yet
                 self.seat = next(k % self.n for k in range(self.seat + 1, self.seat + self.n + 1)
                                  if k % self.n not in self.seen)
         elif key in (Key.UP, Key.DOWN):
             self.showing = False
             if self.final:
                 self.final = False
-                self.seat = 0
+                self.seat = self.first
             else:
                 self.seat = (self.seat + (1 if key == Key.DOWN else -1)) % self.n
         elif key == Key.OK:
-            if self.final or self.from_menu or len(self.seen) == self.n:
+            self.showing = False
+            if self.final or len(self.seen) == self.n:
                 app.pop()
                 return
             st = state_as(BottomsUpState, self.session.state)
-            left = ", ".join(name_of(st, i) for i in range(self.n) if i not in self.seen)
+            order = [(self.first + k) % self.n for k in range(self.n)]
+            left = ", ".join(name_of(st, i) for i in order if i not in self.seen)
             app.push(HoldToSee(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
                                .format(name=name_of(st, self.seat), names=left), title=_("Secret colors")))
         elif key == Key.BACK:
@@ -940,7 +950,9 @@ class BottomsUpScreen(SessionScreen):
         if turn is not None:
             items.append(Item(_("Last turn"), lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
         if st.secret_mode == "device" and kind != Kind.OVER:
-            items.append(Item(_("Secret colors"), lambda a: (a.pop(), a.push(SecretTour(
+            # first: a player's own color in 3 presses (BACK, OK, hold OK), the pass then goes
+            # round the table (issue 39)
+            items.insert(0, Item(_("Secret colors"), lambda a: (a.pop(), a.push(SecretTour(
                 self.session, st.active, from_menu=True)))))
         if kind == Kind.OVER:
             items.insert(0, Item(_("Scores"), lambda a: (a.pop(), a.push(scores_screen(self.state)))))

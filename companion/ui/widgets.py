@@ -28,6 +28,9 @@ class Screen:
     owner: str | None = None  # the game a shared widget was made for (ui.undercut.ours marks them)
     overlay = False
     """Drawn as a box over the screen under it (``App.frame`` draws that one first)."""
+    keeps_hold_back = False
+    """Hold BACK here is this screen's own key: over a game it does not ask the
+    game's undo (``App._undo_from_above``)."""
 
     @property
     def private(self) -> bool:

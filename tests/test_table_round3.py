@@ -1,0 +1,184 @@
+"""Issue 39: "At the table, round three", each finding with its test."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from companion.io import Key
+from companion.ui.bottoms_up import BottomsUpScreen, HoldToSee, SecretTour
+from companion.ui.widgets import Confirm
+
+from .screens_util import make_app, press
+from .test_ui_bottoms_up import DEVICE_4, OPENING, TOUR_4, game_screen, secret_frames, started, state
+
+
+# ---------------------------------------------------------------- the in-game secret colors (BU-3)
+
+
+def in_game_tour(tmp_path, seed: int = 7):
+    """A Bottoms Up game after the opening (P1 to play); the session menu's Secret colors."""
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING, seed=seed)
+    assert isinstance(app.top, BottomsUpScreen)
+    press(app, "back,ok")  # Secret colors: the session menu's first entry
+    assert isinstance(app.top, SecretTour) and app.top.from_menu
+    return app
+
+
+def test_in_game_secret_colors_behave_as_the_opening_ones_BU3(tmp_path):
+    app = in_game_tour(tmp_path)
+    tour = app.top
+    events = len(game_screen(app).session.events)
+    secrets = secret_frames(app)
+    st = state(app)
+    assert tour.seat == st.active == 0
+    press(app, "ok")  # a tap: the box, as at the opening, not the game
+    assert isinstance(app.top, HoldToSee) and "hold OK" in app.top.text
+    img = press(app, "hold-ok")  # a hold there shows the color
+    assert app.top is tour and tour.showing and img.tobytes() in secrets
+    img = press(app, "release")
+    assert img.tobytes() not in secrets
+    # the pass goes round: the next player's turn to look, no trip back to the game
+    assert app.top is tour and tour.seat == 1 and tour.seen == {0}
+    for seat in (1, 2, 3):
+        assert tour.seat == seat
+        assert press(app, "hold-ok").tobytes() in secrets
+        press(app, "release")
+    assert tour.final and app.top is tour
+    assert "Pass to P1:" in _texts(app)
+    press(app, "hold-ok,release")  # everyone has seen: a hold shows nothing, plays nothing
+    assert app.top is tour and not tour.showing
+    press(app, "ok")
+    assert isinstance(app.top, BottomsUpScreen)
+    assert len(game_screen(app).session.events) == events
+
+
+def test_the_in_game_pass_starts_with_the_player_to_play_and_goes_round(tmp_path):
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+    press(app, "ok,ok,ok")  # P1 takes a red small... on A
+    while not isinstance(app.top, BottomsUpScreen):
+        press(app, "ok")
+    assert state(app).active == 1
+    press(app, "back,ok")
+    tour = app.top
+    assert isinstance(tour, SecretTour) and tour.seat == 1
+    press(app, "hold-ok,release,hold-ok,release,hold-ok,release")
+    assert tour.seat == 0 and not tour.final
+    press(app, "ok")
+    assert isinstance(app.top, HoldToSee) and app.top.text.endswith("Still to look: P1.")
+
+
+def test_back_leaves_the_in_game_secret_colors_at_once(tmp_path):
+    app = in_game_tour(tmp_path)
+    press(app, "hold-ok,release,back")
+    assert isinstance(app.top, BottomsUpScreen)
+
+
+def _texts(app) -> str:
+    from companion.ui import draw
+    seen: list[str] = []
+    old = draw.Canvas.text
+
+    def spy(self, x, y, s, *a, **k):
+        seen.append(s)
+        return old(self, x, y, s, *a, **k)
+    draw.Canvas.text = spy
+    try:
+        app.frame()
+    finally:
+        draw.Canvas.text = old
+    return "\n".join(seen)
+
+
+WALK_KEYS = ["ok", "hold-ok", "release", "up", "down", "left", "right", "hold-back", "back"]
+
+
+def _walk(app, keys) -> None:
+    """Press ``keys`` while the secret colors (or a box over them) are on top."""
+    for k in keys:
+        top = app.top
+        over_tour = len(app.stack) > 1 and isinstance(app.stack[-2], SecretTour)
+        if not (isinstance(top, SecretTour) or over_tour and isinstance(top, (HoldToSee, Confirm))):
+            return
+        app.handle(Key.parse(k))
+        app.frame()
+
+
+@pytest.mark.parametrize("where", ["opening", "in game"])
+def test_no_hold_or_tap_on_the_secret_colors_ever_journals_a_move(tmp_path, where):
+    """Issue 39's key walk: every sequence of 4 keys, then 300 random walks of 12,
+    on the opening tour and on the session menu's: nothing is journaled."""
+    make = (lambda p: started(p, DEVICE_4)) if where == "opening" else in_game_tour
+    app = make(tmp_path / "walk")
+    count = app.journal.count()
+    stack = list(app.stack)
+    tour = app.top
+    seat = tour.seat
+    rng = random.Random(39)
+    walks = [list(w) for w in itertools.product(WALK_KEYS, repeat=4)]
+    walks += [[rng.choice(WALK_KEYS) for _ in range(12)] for _ in range(300)]
+    for walk in walks:
+        _walk(app, walk)
+        assert app.journal.count() == count, walk
+        # back on the tour, as it was opened, for the next walk
+        del app.stack[:]
+        app.stack.extend(stack)
+        tour.showing = tour.final = False
+        tour.seen.clear()
+        tour.seat = seat
+
+
+def test_bench_counts_presses_to_see_ones_color_mid_game_within_its_goal():
+    from bench.__main__ import GOALS, KEYS, PRESSES, presses_secret_color_midgame
+    n = presses_secret_color_midgame()
+    assert n is not None and n <= GOALS["presses_secret_color_midgame"][1] == 4
+    assert "presses_secret_color_midgame" in KEYS and "presses_secret_color_midgame" in dict(PRESSES)
+
+
+# ---------------------------------------------------------------- hold BACK: undo from every game screen
+
+
+def assert_hold_back_undoes_from_here(app, game_type) -> None:
+    """Hold BACK asks the undo question over the screen in view; Keep leaves that
+    screen as it was, hold BACK, OK undoes the last decision and shows the game."""
+    here = app.top
+    game = next(s for s in reversed(app.stack) if isinstance(s, game_type))
+    moves = len(game.session.fold.moves)
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm) and app.top.title == "Undo" and app.stack[-2] is here
+    press(app, "up,ok")  # Keep
+    assert app.top is here and len(game.session.fold.moves) == moves
+    press(app, "hold-back,ok")  # Undo is preselected
+    assert app.top is game and len(game.session.fold.moves) < moves
+
+
+def test_hold_back_undoes_from_the_undercut_bid_picker_and_the_pass_size(tmp_path):
+    from companion.ui.undercut import BidPicker, UndercutScreen
+    from .test_ui_undercut import FULL_3_PHYSICAL, SETUP_DRAWS, STACK_DRAWS
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS + ",ok,down,down,ok,ok,ok,ok")
+    st = game_screen_of(app, UndercutScreen).session.state
+    assert st.phase == "bidding" and all(st.bids)
+    press(app, "ok")  # P3 passes (every stack has a bid): which size?
+    assert app.top.title == "Pass: which size?"
+    assert_hold_back_undoes_from_here(app, UndercutScreen)  # P2's bid undone
+    press(app, "ok")  # P2 at the auction again: open the bid picker
+    assert isinstance(app.top, BidPicker)
+    assert_hold_back_undoes_from_here(app, UndercutScreen)
+
+
+def test_hold_back_undoes_from_the_bottoms_up_size_and_target_lists(tmp_path):
+    from companion.ui.bottoms_up import SizeStage, TargetPicker
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+    press(app, "ok")  # red: its sizes
+    assert isinstance(app.top, SizeStage)
+    assert_hold_back_undoes_from_here(app, BottomsUpScreen)  # P4's opening small
+    press(app, "ok")  # P4's small again (the first color left)
+    press(app, "ok,ok")  # P1: red, small: where?
+    assert isinstance(app.top, TargetPicker)
+    assert_hold_back_undoes_from_here(app, BottomsUpScreen)
+
+
+def game_screen_of(app, kind):
+    return next(s for s in reversed(app.stack) if isinstance(s, kind))
