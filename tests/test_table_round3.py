@@ -182,3 +182,51 @@ def test_hold_back_undoes_from_the_bottoms_up_size_and_target_lists(tmp_path):
 
 def game_screen_of(app, kind):
     return next(s for s in reversed(app.stack) if isinstance(s, kind))
+
+
+# ---------------------------------------------------------------- the Bottoms Up step log
+
+
+def result_pages(tmp_path, seeds=(0,)):
+    """Every turn's result page of random 4-player games, with the turn's step texts."""
+    from companion.ui.bottoms_up import Pages, completed_turn, turn_log
+    from .test_ui_bottoms_up import option_keys, place_keys
+    for seed in seeds:
+        app = make_app(tmp_path / str(seed), seed=seed)
+        press(app, DEVICE_4 + "," + TOUR_4)
+        rnd = random.Random(seed)
+        while state(app).phase in ("opening", "play"):
+            st = state(app)
+            m = rnd.choice(st.legal_moves())
+            keys = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
+            press(app, ",".join(keys))
+            if isinstance(app.top, Pages):
+                session = game_screen(app).session
+                steps, _changed = turn_log(session, *completed_turn(session))
+                yield app.top, steps
+                press(app, "back")
+
+
+def test_the_step_log_wraps_once_with_indented_continuations_and_no_lone_words(tmp_path):
+    from companion.ui.draw import wrap
+    checked = 0
+    for page, steps in result_pages(tmp_path):
+        lines = page.lines
+        width = max(len(x) for x in lines)
+        assert width <= 21
+        log = lines[lines.index("steps:") + 1:]
+        k = 0
+        for step in steps:  # each step: its first line, then its continuations, indented
+            assert log[k] == step[:len(log[k])], (step, log[k:k + 3])
+            block = [log[k]]
+            k += 1
+            while k < len(log) and log[k].startswith("  "):
+                block.append(log[k])
+                k += 1
+            assert " ".join(x.strip() for x in block) == step
+            assert len(block) <= len(wrap(step, width - 2))  # wrapped once: no line more than needed
+            if len(block) > 1 and len(block[-2].split()) >= 3:
+                assert len(block[-1].split()) > 1 or len(block[-1]) > width // 2, block  # no lone word
+            checked += len(block) > 1
+        assert k == len(log)
+    assert checked > 50
