@@ -230,3 +230,43 @@ def test_the_step_log_wraps_once_with_indented_continuations_and_no_lone_words(t
             checked += len(block) > 1
         assert k == len(log)
     assert checked > 50
+
+
+# ---------------------------------------------------------------- Ł and the keyboard's other letters
+
+
+def _cells(ch: str) -> set[tuple[int, int]]:
+    from companion.ui.glyphs import table
+    rows = table()[2][ch]
+    return {(x, y) for y, r in enumerate(rows) for x in range(6) if r >> (7 - x) & 1}
+
+
+@pytest.mark.parametrize("ch", ["Ł", "ł"])
+def test_a_stroked_l_draws_a_rising_stroke_through_its_stem(ch):
+    cells = _cells(ch)
+    stem = max(range(6), key=lambda x: sum(1 for c in cells if c[0] == x))
+    right = {y for x, y in cells if x > stem and y < 7}  # the stroke, not the foot or the top serif
+    left = {y for x, y in cells if x < stem and 2 < y < 7}
+    assert len(right) >= 2 and left and max(left) > max(right), sorted(cells)  # rising: left low, right high
+    assert cells != _cells("t") and cells != _cells("L" if ch == "Ł" else "l")
+
+
+def test_every_letter_of_the_keyboard_draws_unlike_any_other_in_both_cases():
+    """Issue 39: "Ł" read as "t"; the keyboard's other Latin letters, small and capital (the
+    large font is the same cells, scaled), each draw unlike every other and their base letter
+    (misc-fixed's "Å" was its "Â")."""
+    import unicodedata
+    from companion.ui.glyphs import has_glyph
+    from companion.ui.keyboard import PAGES
+    letters = {c for _tag, chars in PAGES for c in chars if c.isalpha()}
+    letters |= {c.upper() for c in letters if len(c.upper()) == 1 and has_glyph(c.upper())}
+    letters |= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    letters = {c for c in letters if unicodedata.name(c).startswith("LATIN")}  # Cyrillic А is Latin A's twin
+    drawn: dict[frozenset, str] = {}
+    for c in sorted(letters):
+        assert has_glyph(c), c
+        cells = frozenset(_cells(c))
+        assert cells not in drawn, (c, drawn.get(cells))
+        drawn[cells] = c
+        base = unicodedata.normalize("NFD", c)[0]
+        assert base == c or cells != frozenset(_cells(base)), c
