@@ -270,3 +270,33 @@ def test_every_letter_of_the_keyboard_draws_unlike_any_other_in_both_cases():
         drawn[cells] = c
         base = unicodedata.normalize("NFD", c)[0]
         assert base == c or cells != frozenset(_cells(base)), c
+
+
+# ---------------------------------------------------------------- text near the scroll bar
+
+
+def test_text_within_2_pixels_of_a_scroll_bar_is_counted_as_clipped():
+    from companion.ui.draw import CHAR_W, CLIPS, WIDTH, Canvas
+    for cells_end, counted in ((WIDTH - 2, True), (WIDTH - 3, True), (WIDTH - 4, False)):
+        CLIPS.reset()
+        c = Canvas()
+        c.scrollbar(0, 5, 10)
+        c.text(cells_end + 1 - 3 * CHAR_W, 20, "abc")
+        assert (CLIPS.count == 1) is counted, cells_end
+
+
+def test_the_main_menu_footer_keeps_2_pixels_from_the_scroll_bar(tmp_path):
+    from companion.config import Settings
+    from companion.ui.draw import CLIPS, HEIGHT, LINE_H, WIDTH
+    app = make_app(tmp_path, settings=Settings(players=("Alex", "Bob", "Cy", "Dee", "Łukasz")))
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut with the 5 roster names
+    app.home()
+    CLIPS.reset()
+    img = app.frame()
+    footer = app.top.footer_lines()
+    assert footer[0] == "Undercut" and footer[1].startswith("Ale") and footer[1].endswith("Łuk")
+    assert CLIPS.count == 0, CLIPS.examples
+    px = img.load()
+    assert len(app.top.items) > app.top.shown()  # a scroll bar, whose track runs beside the footer
+    for y in range(HEIGHT - 2 * LINE_H, HEIGHT):
+        assert not any(px[x, y] for x in (WIDTH - 3, WIDTH - 2)), y

@@ -24,6 +24,10 @@ TITLE_H = 11
 ROWS = (HEIGHT - TITLE_H) // LINE_H  # 5 body rows under a title
 BOX_ROWS = 6  # lines in a box (``Canvas.box``) that covers the whole screen but its rule
 BOX_TOP = HEIGHT - BOX_ROWS * LINE_H
+NEAR_MARK = WIDTH - 3
+"""A text whose cells reach this column, along a scroll mark (the last column), is
+counted as clipped: its last pixels come within 2 pixels of the mark (issue 39: a
+footer ending 1 pixel from it was not seen)."""
 
 
 class ClipLog:
@@ -102,7 +106,7 @@ class Canvas:
         """A text's cells end at column ``right`` between ``top`` and ``bottom``:
         counted when they reach the column beside a scroll mark along them."""
         self._texts.append((right, top, bottom, s))
-        if right >= WIDTH - 2 and any(top <= b and a <= bottom for a, b in self._marks):
+        if right >= NEAR_MARK and any(top <= b and a <= bottom for a, b in self._marks):
             CLIPS.add(s)
 
     def mark(self, top: int, bottom: int) -> None:
@@ -110,7 +114,7 @@ class Canvas:
         a text whose cells reach the column beside it, along it, is counted in ``CLIPS``."""
         self._marks.append((top, bottom))
         for right, a, b, s in self._texts:
-            if right >= WIDTH - 2 and a <= bottom and top <= b:
+            if right >= NEAR_MARK and a <= bottom and top <= b:
                 CLIPS.add(s)
 
     def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:

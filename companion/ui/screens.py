@@ -115,6 +115,9 @@ def _first_fitting(texts: list[str], width: int) -> str:
     return next((t for t in texts if len(t) <= width), fit(texts[-1], width))
 
 
+FOOTER_CHARS = ChoiceList.room(2, 1)  # 19: a menu row beside a scroll bar
+
+
 class MainMenu(Menu):
     def __init__(self) -> None:
         super().__init__(_("Pyramid Companion"), self._items, on_back=lambda app: None)
@@ -129,9 +132,11 @@ class MainMenu(Menu):
         self._finished = app.last_finished(infos)
         self.index = 0  # back home, the cursor is on Last game, Resume (or New game)
         # the game under the cursor, by name and players, on the last two lines (issue 13)
-        self._labels = {sid: session_label(app, sid, lines=2)
+        # 19 characters from x=7: the footer's last pixels keep 2 columns from the list's
+        # scroll bar, which runs beside it (issue 39: "...,Łuka" ended 1 pixel from it)
+        self._labels = {sid: session_label(app, sid, FOOTER_CHARS, lines=2)
                         for sid in ([self._finished] if self._finished is not None else []) + self._resumable[:1]}
-        self._others = [(sid, session_label(app, sid), session_label(app, sid, lines=2))
+        self._others = [(sid, session_label(app, sid), session_label(app, sid, FOOTER_CHARS, lines=2))
                         for sid in self._resumable[1:]]
 
     _others: list[tuple[int, str, str]] = []
