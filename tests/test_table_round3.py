@@ -300,3 +300,89 @@ def test_the_main_menu_footer_keeps_2_pixels_from_the_scroll_bar(tmp_path):
     assert len(app.top.items) > app.top.shown()  # a scroll bar, whose track runs beside the footer
     for y in range(HEIGHT - 2 * LINE_H, HEIGHT):
         assert not any(px[x, y] for x in (WIDTH - 3, WIDTH - 2)), y
+
+
+# ---------------------------------------------------------------- the scoreboard page's QR screen
+
+
+class _Link:
+    def __init__(self, address: str):
+        self.address = address
+        self.problem = ""
+        self.renewed = 0
+
+    def renew(self, app) -> None:
+        self.renewed += 1
+        self.address = self.address[:-3] + "xy/"
+
+
+URL = "http://192.168.1.20:8032/Il1lI0OoAbCdEf_-/"
+
+
+def drawn_texts(app) -> list[str]:
+    from companion.ui import draw
+    draw.DRAWN = []
+    try:
+        app.frame()
+        return list(draw.DRAWN)
+    finally:
+        draw.DRAWN = None
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_qr_screen_has_a_heading_and_says_what_to_do(tmp_path, lang):
+    from companion.config import Settings
+    from companion.i18n import _
+    from companion.ui.draw import CLIPS
+    from companion.ui.join import JoinScreen
+    app = make_app(tmp_path, settings=Settings(language=lang))
+    app.web = _Link(URL)
+    app.push(JoinScreen())
+    CLIPS.reset()
+    texts = drawn_texts(app)
+    assert texts[0] == _("Scoreboard")
+    assert " ".join(texts[1:4]) == _("Scan with a phone on this Wi-Fi")
+    assert " ".join(texts[4:]) == _("↓ address as text")
+    press(app, "down")  # the address written out
+    texts = drawn_texts(app)
+    assert texts[0] == _("Page address") and texts[1:4] == ["http://", "192.168.1.20:8032", "/Il1lI0OoAbCdEf_-/"]
+    assert CLIPS.count == 0, CLIPS.examples
+
+
+def test_the_written_address_keeps_its_scheme_and_draws_1_l_and_I_apart(tmp_path):
+    from companion.ui.draw import CHAR_W, LINE_H, TITLE_H
+    from companion.ui.join import JoinScreen, address_lines
+    assert address_lines(URL, 21) == ["http://", "192.168.1.20:8032", "/Il1lI0OoAbCdEf_-/"]
+    assert address_lines("http://10.0.0.2:80/abc/", 21) == ["http://10.0.0.2:80", "/abc/"]
+    assert address_lines("http://10.0.0.2:80/a/", 21) == ["http://10.0.0.2:80/a/"]
+    for width in (10, 14, 21):
+        lines = address_lines(URL, width)
+        assert "".join(lines) == URL and all(len(x) <= width for x in lines)
+    app = make_app(tmp_path)
+    app.web = _Link(URL)
+    app.push(JoinScreen())
+    img = press(app, "down")
+    y = TITLE_H + 1 + 2 * LINE_H  # the secret's line: "/Il1lI0O..."
+    cells = [img.crop((1 + i * CHAR_W, y, 1 + (i + 1) * CHAR_W, y + LINE_H)).tobytes() for i in range(6)]
+    assert len({cells[1], cells[2], cells[3]}) == 3  # I, l, 1 each its own
+    assert cells[2] == cells[4] and cells[1] == cells[5]  # the same letter alike
+
+
+def test_ok_on_the_qr_screen_never_preselects_a_new_address_and_the_question_is_whole(tmp_path):
+    from companion.config import Settings
+    from companion.ui.draw import CLIPS
+    from companion.ui.join import JoinScreen
+    for lang in ("en", "fr"):
+        app = make_app(tmp_path / lang, settings=Settings(language=lang))
+        app.web = link = _Link(URL)
+        screen = JoinScreen()
+        app.push(screen)
+        press(app, "ok,ok")  # OK, OK: back on the code, nothing renewed
+        assert app.top is screen and link.renewed == 0
+        CLIPS.reset()
+        press(app, "ok,down,ok")  # New address: the question
+        assert isinstance(app.top, Confirm) and app.top.index == 0  # the harmless answer first
+        app.frame()
+        assert CLIPS.count == 0, CLIPS.examples
+        press(app, "right,ok")
+        assert link.renewed == 1 and app.top is screen and screen.address == link.address
