@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Concatenate, ParamSpec, Sequenc
 
 from ..i18n import _
 from ..io import Key
-from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, NEAR_MARK, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -117,8 +117,8 @@ class ChoiceList:
     def room(rows: int, shown: int = ROWS, x: int = 7) -> int:
         """The characters of a row from ``x`` in a list of ``rows`` rows showing
         ``shown``: with a scroll mark, the cells stop before the column beside it
-        (text that meets the mark is counted as clipped, issue 34): 19 from x=7."""
-        return (WIDTH - x - (2 if rows > shown else 0)) // CHAR_W
+        (text within 2 pixels of the mark is counted as clipped, issues 34 and 39): 19 from x=7."""
+        return ((NEAR_MARK if rows > shown else WIDTH) - x) // CHAR_W
 
     def __init__(self, *, x: int = 7, mark: str = "bar"):
         self.index = 0
@@ -142,13 +142,16 @@ class ChoiceList:
         self.index = min(self.index, max(0, len(items) - 1))
         return fresh
 
-    def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS) -> None:
+    def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS, *,
+               cursor: bool = True) -> None:
+        """The rows from body row ``first``, ``n`` of them; ``cursor``: the arrow on the
+        cursor's row (``False``: the cursor is on a row of the screen's own, above)."""
         self.top = scrolled(self.index, self.top, n)
         room = self.room(len(items), n, self.x)
         for i, it in enumerate(items[self.top:self.top + n]):
             label = fit(item_text(it, room), room)
             c.row(first + i, label if it.enabled else f"({label})",
-                  selected=(self.top + i == self.index), x=self.x)
+                  selected=cursor and self.top + i == self.index, x=self.x)
         if self.mark == "bar":  # beside the list's rows (not the lines above them)
             c.scrollbar(self.top, n, len(items), top=TITLE_H + first * LINE_H)
         elif len(items) > n:  # a small scroll mark beside the rows
