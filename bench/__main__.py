@@ -368,11 +368,42 @@ def measure_clips(quick: bool) -> dict:
                     app.frame()
                 app.journal.close()
             examples += [e for e in CLIPS.examples if e not in examples]
+        main_menu_clips(lang)
+        examples += [e for e in CLIPS.examples if e not in examples]
         out[key] = CLIPS.count
         if CLIPS.count:
             out[key + "_examples"] = examples[:5]
     i18n.set_language("en")
     return out
+
+
+TABLE_NAMES = ("Alex", "Bob", "Cy", "Dee", "Łukasz")
+"""Issue 39's table: its game's players, listed under the main menu's Resume, came
+within a pixel of the scroll bar; long names are shortened and never reached it."""
+
+
+def main_menu_clips(lang: str) -> None:
+    """The main menu and Other games over two unfinished games of ``TABLE_NAMES``
+    (the cursor on every row), counted in ``draw.CLIPS`` with the scripts'."""
+    from companion.config import Settings
+    from companion.io import Key
+    from companion.journal import Journal
+    from companion.ui.app import App
+    with tempfile.TemporaryDirectory() as d:
+        app = App(Journal(os.path.join(d, "j.db")), Settings(players=TABLE_NAMES, language=lang),
+                  rng=random.Random(3))
+        for keys in (["ok", "ok", "up", "ok", "ok", "ok"], ["down", "ok", "ok", "up", "ok", "ok", "ok"]):
+            app.home()
+            for name in keys:  # New game, Undercut, 5 players, the roster seated, Start
+                app.handle(Key.parse(name))
+            app.home()
+        for name in ["down"] * 9 + ["home", "down", "ok"] + ["down"] * 3:  # ... Other games
+            if name == "home":
+                app.home()
+            else:
+                app.handle(Key.parse(name))
+            app.frame()
+        app.journal.close()
 
 
 def measure_rss(quick: bool) -> dict:

@@ -276,13 +276,30 @@ def test_every_letter_of_the_keyboard_draws_unlike_any_other_in_both_cases():
 
 
 def test_text_within_2_pixels_of_a_scroll_bar_is_counted_as_clipped():
+    """By its lit pixels: "Ł" lights its cell's last column, "c" does not."""
     from companion.ui.draw import CHAR_W, CLIPS, WIDTH, Canvas
-    for cells_end, counted in ((WIDTH - 2, True), (WIDTH - 3, True), (WIDTH - 4, False)):
+    for text, cells_end, counted in (("abc", WIDTH - 2, True), ("abc", WIDTH - 3, False),
+                                     ("abŁ", WIDTH - 3, True), ("abŁ", WIDTH - 4, False)):
         CLIPS.reset()
         c = Canvas()
         c.scrollbar(0, 5, 10)
-        c.text(cells_end + 1 - 3 * CHAR_W, 20, "abc")
-        assert (CLIPS.count == 1) is counted, cells_end
+        c.text(cells_end + 1 - 3 * CHAR_W, 20, text)
+        assert (CLIPS.count == 1) is counted, (text, cells_end)
+
+
+def test_the_bench_clipping_run_sees_the_main_menu_footer_of_a_table_of_short_names(monkeypatch):
+    """clipped_text_draws covers issue 39's main menu (bench.main_menu_clips): with the footer
+    as wide as before it counts it; as drawn now, nothing."""
+    from bench.__main__ import main_menu_clips
+    from companion.ui import screens
+    from companion.ui.draw import CLIPS
+    CLIPS.reset()
+    main_menu_clips("en")
+    assert CLIPS.count == 0, CLIPS.examples
+    monkeypatch.setattr(screens, "FOOTER_CHARS", 20)
+    CLIPS.reset()
+    main_menu_clips("fr")
+    assert CLIPS.count > 0 and "Alex,Bob,Cy,Dee,Łuka" in CLIPS.examples
 
 
 def test_the_main_menu_footer_keeps_2_pixels_from_the_scroll_bar(tmp_path):

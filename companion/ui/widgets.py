@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Concatenate, ParamSpec, Sequenc
 
 from ..i18n import _
 from ..io import Key
-from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, NEAR_MARK, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import App
@@ -117,8 +117,9 @@ class ChoiceList:
     def room(rows: int, shown: int = ROWS, x: int = 7) -> int:
         """The characters of a row from ``x`` in a list of ``rows`` rows showing
         ``shown``: with a scroll mark, the cells stop before the column beside it
-        (text within 2 pixels of the mark is counted as clipped, issues 34 and 39): 19 from x=7."""
-        return ((NEAR_MARK if rows > shown else WIDTH) - x) // CHAR_W
+        (text within 2 pixels of the mark is counted as clipped, issues 34 and 39): 19 from x=7
+        (the font's letters leave their cell's last column blank)."""
+        return (WIDTH - x - (2 if rows > shown else 0)) // CHAR_W
 
     def __init__(self, *, x: int = 7, mark: str = "bar"):
         self.index = 0
