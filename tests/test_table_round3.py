@@ -432,3 +432,27 @@ def test_the_bid_row_keeps_its_label_and_a_space_after_the_comma_for_every_value
         assert not re.search(r",\S", row)
         assert CLIPS.count == 0, CLIPS.examples
     assert max(len(_("Bid: {value}").format(value=v)) for v in values) > 20  # a long value was seen
+
+
+# ---------------------------------------------------------------- open space (BU-9)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_open_space_row_does_not_promise_the_cascade_stops_BU9(tmp_path, lang):
+    """BU-9: a move to open space queues nothing, but stacks queued earlier are still
+    recalculated: the row must not say "stop", and the Why page says what happens."""
+    from companion.config import Settings
+    from companion.i18n import _
+    from .test_ui_bottoms_up import place_keys
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING, settings=Settings(language=lang))
+    press(app, "down,right,ok,down,ok")  # P1: bM on A: blue on rS, green
+    while not isinstance(app.top, BottomsUpScreen):
+        press(app, "ok")
+    press(app, ",".join(place_keys(state(app), "yM", "B")))  # P2: yM on B: yellow on gS
+    screen = game_screen(app)
+    assert state(app).pending is not None and state(app).pending.kind == "yellow"
+    first = screen.rows()[0].label
+    assert first == _("open space (alone)")
+    assert "stop" not in first and "fin" not in first
+    why = " ".join(screen.why_lines())
+    assert "BU-9" in why and ("queued before" in why or "déjà en attente" in why)

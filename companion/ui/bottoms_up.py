@@ -623,10 +623,10 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
         changed |= set(after.last_changed)
         field = tuple(after.field_lines())
         if after.pending is not None and field in seen:
-            # a cascade that comes back to a field it had: say so, open space ends it (BU-9)
+            # a cascade that comes back to a field it had: say so, open space can end it (BU-9)
             k = seen[field]
-            lines.append(_("the field is as after choice {k} again: open space ends it").format(k=k) if k
-                         else _("the field is as after the placement again: open space ends it"))
+            lines.append(_("the field is as after choice {k} again: open space can end it").format(k=k) if k
+                         else _("the field is as after the placement again: open space can end it"))
         seen.setdefault(field, i - start)
     live = {g.label for g in state_as(BottomsUpState, f.states[end]).groups}
     return lines, changed & live
@@ -1013,7 +1013,8 @@ class BottomsUpScreen(SessionScreen):
                     _("BU-6: the piece goes back to the stash, its replacement comes from it")]
         elif kind == Kind.YELLOW:
             out += [_("BU-8: yellow moves the piece onto another piece in play or to open space"),
-                    _("BU-9: open space queues nothing: it ends the move")]
+                    _("BU-9: a piece moved to open space queues nothing; stacks queued before "
+                      "are still recalculated")]
         elif kind == Kind.REVEAL:
             out += [_("BU-3: the colors drawn at the table are entered now"),
                     _("BU-11: the top piece of a stack scores for its color")]
@@ -1079,8 +1080,9 @@ class BottomsUpScreen(SessionScreen):
             room = ROW_CHARS - 1 - len(head.format(stack=""))  # a cell free before the scroll mark
             return Item(head.format(stack=stack_text(m.target, tg.pieces, room)), act)
         if isinstance(m, YellowChoice):
-            # said to end the move (BU-9: open space queues nothing; issue 13)
-            return Item(_("open space: stop"), act)  # 16: a free cell before the scroll mark
+            # BU-9: the piece stands alone and queues nothing; stacks queued before it are still
+            # recalculated, so the row does not say "stop" (issue 39)
+            return Item(_("open space (alone)"), act)  # 18: a free cell before the scroll mark
         if isinstance(m, Reveal):  # BU-3: the color drawn at the table
             return Item(color_word(m.color), act)
         return Item(o.label, act)  # pragma: no cover - every decision is above
