@@ -456,3 +456,20 @@ def test_the_open_space_row_does_not_promise_the_cascade_stops_BU9(tmp_path, lan
     assert "stop" not in first and "fin" not in first
     why = " ".join(screen.why_lines())
     assert "BU-9" in why and ("queued before" in why or "déjà en attente" in why)
+
+
+# ---------------------------------------------------------------- long pages
+
+
+def test_right_pages_the_bag_of_ice_roll_off_page_before_closing_it_B3(tmp_path):
+    from companion.ui.bag_of_ice import BagOfIceScreen, Summary
+    app = make_app(tmp_path)
+    press(app, "ok,down,ok,up,up,up,up,up,ok,ok,ok")  # Bag of Ice, 8 players, the defaults: roll-off
+    page = app.top
+    assert isinstance(page, Summary) and page.title == "Roll-off" and len(page.lines) > page.shown
+    press(app, "right")  # the other rolls
+    assert app.top is page and page.offset + page.shown == len(page.lines)
+    press(app, "left")
+    assert app.top is page and page.offset == 0
+    press(app, "right,right")  # at the end, RIGHT closes it
+    assert isinstance(app.top, BagOfIceScreen)

@@ -10,8 +10,8 @@
   or higher, stopping at the ends; and a "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
 * ``Report``: a page of short lines under a title (what the device did, a
-  summary); UP/DOWN scroll, OK shows the next page until the end has been
-  seen, then closes it; BACK/LEFT/RIGHT close it.
+  summary); UP/DOWN scroll, OK and RIGHT show the next page until the end has
+  been seen (LEFT the page before), then close it; BACK closes it.
 """
 from __future__ import annotations
 
@@ -210,7 +210,8 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
 class Report(Screen):
     """A page of short lines (up to 5 under a title, UP/DOWN scroll the
     rest); OK turns to the next page while the last lines have not been on
-    screen yet, then closes it; BACK, LEFT or RIGHT close it. A ``banner`` (a verdict: the
+    screen yet, then closes it; RIGHT turns to the next page while there is one
+    (LEFT to the one before), then closes it; BACK closes it. A ``banner`` (a verdict: the
     result of a check) is drawn in the large font above the lines, legible
     from across the table (issue 13)."""
 
@@ -252,6 +253,12 @@ class Report(Screen):
             # a long report (a 5-player round summary) is not closed before its end was
             # shown: OK first turns to the next page, the last one showing the end
             self.offset = min(self.offset + self.shown, len(self.lines) - self.shown)
+        elif key == Key.RIGHT and self.offset + self.shown < len(self.lines):
+            # RIGHT pages down, as on every other page (issue 39: it closed the roll-off
+            # page before its other rolls were shown); LEFT pages back up
+            self.offset = min(self.offset + self.shown, len(self.lines) - self.shown)
+        elif key == Key.LEFT and self.offset > 0:
+            self.offset = max(0, self.offset - self.shown)
         elif key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
             app.pop()
         self.seen_to = max(self.seen_to, self.offset + self.shown)
