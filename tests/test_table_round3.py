@@ -473,3 +473,29 @@ def test_right_pages_the_bag_of_ice_roll_off_page_before_closing_it_B3(tmp_path)
     assert app.top is page and page.offset == 0
     press(app, "right,right")  # at the end, RIGHT closes it
     assert isinstance(app.top, BagOfIceScreen)
+
+
+def test_a_page_of_three_screens_shows_its_end_on_the_first_ok_and_closes_on_the_next(tmp_path):
+    """Issue 39: a 4-turn-in "Only one move" page (a Report, as the round summary) took an
+    OK a screen; the round summary's first OK shows its end: every long page does."""
+    from companion.ui.common import Report
+    app = make_app(tmp_path)
+    page = Report("Only one move", [f"P1 turns in a TREE {k}: +{k}" for k in range(13)])
+    app.push(page)
+    assert len(page.lines) > 2 * page.shown
+    press(app, "ok")
+    assert app.top is page and page.offset + page.shown == len(page.lines) and not page.unseen()
+    press(app, "ok")
+    assert app.top is not page
+
+
+def test_a_bottoms_up_result_does_not_close_on_the_first_ok_while_more_is_below_BU13(tmp_path):
+    from companion.ui.bottoms_up import Pages
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+    press(app, "down,right,ok,down,ok")  # P1: bM on A, blue: green; the turn's result
+    page = app.top
+    assert isinstance(page, Pages) and len(page.lines) > page.shown
+    press(app, "ok")
+    assert app.top is page and page.offset + page.shown == len(page.lines)
+    press(app, "ok")
+    assert isinstance(app.top, BottomsUpScreen)

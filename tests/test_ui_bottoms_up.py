@@ -247,7 +247,7 @@ def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
     st = state(app)
     assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
     assert isinstance(app.top, Pages)
-    press(app, "ok")
+    press(app, "back")  # close the result
     press(app, ",".join(place_keys(st, "yM", "B")[:-1]))  # P2: yM on B, a yellow choice
     shown += [press(app, "hold-ok"), press(app, "release")]
     st = state(app)
@@ -256,7 +256,7 @@ def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
     assert state(app).field_lines() == ["A: gS bM", "B: yM", "C: yM gS", "D: wS"]
     assert not secrets & {img.tobytes() for img in shown}
     # The deliberate way stays: the session menu's Secret colors, hold OK.
-    press(app, "ok,back")
+    press(app, "back,back")  # close the result; the session menu
     menu = app.top
     assert isinstance(menu, Menu)
     labels = [it.label for it in menu.items]
@@ -316,7 +316,9 @@ def test_turn_screen_and_press_counts_BU5_BU13(tmp_path):
     assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
     assert isinstance(app.top, Pages) and app.top.lines[:2] == ["*A: gS bM", " B: gS  C: yS  D: wS"]
     assert "A: blue turns rS into gS" in " ".join(x.strip() for x in app.top.lines)
-    press(app, "ok")
+    press(app, "ok")  # a result longer than the screen: the first OK shows its end (issue 39)
+    assert isinstance(app.top, Pages) and app.top.offset + app.top.shown == len(app.top.lines)
+    press(app, "ok")  # and the next closes it
     assert isinstance(app.top, BottomsUpScreen)
 
 
@@ -362,10 +364,10 @@ def test_only_colors_and_sizes_in_the_stash_are_offered(tmp_path):
     press(app, "ok,ok,ok")  # rM on A (rS): red destroys rS (a small, BU-8)
     st = state(app)
     assert st.field_lines()[0] == "A: rM" and st.destroyed.count(P("rS")) == 1
-    press(app, "ok")  # close the result
+    press(app, "back")  # close the result
     press(app, "ok")  # P2: red has only rL left: OK takes it at once
     assert isinstance(app.top, TargetPicker) and app.top.piece == P("rL")
-    press(app, "ok,ok")  # on A (rM): no rS left to shrink to: rM is destroyed (BU-8)
+    press(app, "ok,back")  # on A (rM): no rS left to shrink to: rM is destroyed (BU-8); close the result
     st = state(app)
     assert st.field_lines()[0] == "A: rL" and all(st.stash.count(Piece(red, z)) == 0 for z in Size)
     assert red not in game_screen(app).grid.rows()  # no red left: the row is gone
@@ -373,7 +375,7 @@ def test_only_colors_and_sizes_in_the_stash_are_offered(tmp_path):
 
 def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     app = after_opening(tmp_path)
-    press(app, "down,right,ok,down,ok,ok")  # P1: bM on A, blue -> green; close the result
+    press(app, "down,right,ok,down,ok,back")  # P1: bM on A, blue -> green; close the result
     st = state(app)
     keys = place_keys(st, "yM", "B")
     assert keys == ["down", "down", "down", "right", "down", "ok"]
@@ -401,7 +403,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
         assert step in text
     press(app, "right")  # a page down
     assert top.offset == 5
-    press(app, "ok,back,down,ok")  # close; session menu > Field view (after Secret colors)
+    press(app, "back,back,down,ok")  # close; session menu > Field view (after Secret colors)
     assert isinstance(app.top, Pages) and app.top.title == "In play: 6"
     assert_matches_reference(app.frame(), "bu_field")
     lines = app.top.lines
@@ -417,7 +419,7 @@ def test_a_one_option_choice_is_made_by_the_device_and_said_BU13(tmp_path):
         st = state(app)
         piece, _, target = (move.split()[1:] + ["", ""])[:3]
         press(app, ",".join(place_keys(st, piece, target or None)))
-        if isinstance(app.top, Pages):
+        while isinstance(app.top, Pages):  # a long result: OK shows its end, then closes
             press(app, "ok")
     sess = game_screen(app).session
     assert [p.text for p in sess.fold.moves][-2:] == ["place yS on A", "yellow open"]  # applied alone
@@ -597,7 +599,7 @@ def scripted_game(seed: int, setup: dict) -> tuple[list[str], list[str]]:
             moves.append(str(st.forced_move()))
             st = st.apply(st.forced_move())
         if before.phase == "play" and st.pending is None:
-            keys.append("ok")  # close the turn's result
+            keys.append("back")  # close the turn's result (OK shows the end of a long one first)
     return keys, moves
 
 
@@ -635,7 +637,7 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
             m = rnd.choice(st.legal_moves())
             k = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
             press(app, ",".join(k))
-            if isinstance(app.top, Pages):
+            while isinstance(app.top, Pages):  # a long result: OK shows its end, then closes
                 press(app, "ok")
         st = state(app)
         assert st.lone_count is lone and isinstance(app.top, BottomsUpScreen)
@@ -907,7 +909,7 @@ def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13
     again = make_app(tmp_path)
     press(again, "ok")  # Resume
     assert isinstance(again.top, Pages) and (again.top.title, again.top.lines) == (title, lines)
-    press(again, "ok")
+    press(again, "back")
     assert isinstance(again.top, BottomsUpScreen) and state(again).active == 1
     (tmp_path / "opening").mkdir()
     first = started(tmp_path / "opening")

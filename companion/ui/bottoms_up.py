@@ -676,10 +676,10 @@ def gone_lines(gone: dict[str, list[Piece]], held: dict[str, int] | None = None)
 
 class Pages(Report):
     """Pre-formatted lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
-    page; OK closes it (and calls ``then``), BACK closes it. With
+    page; OK closes it (and calls ``then``), BACK closes it. While lines below
+    have never been on screen, OK first shows the end (issue 39); with
     ``read_through`` (a check's verdict, whose first difference and legal
-    result come after the verdict itself) OK first turns to the next page
-    while lines below have never been on screen."""
+    result come after the verdict itself) it turns a page at a time."""
 
     def __init__(self, title: str, lines: list[str], *, right: str = "",
                  then: Callable[["App"], Any] | None = None, banner: str = "", read_through: bool = False):
@@ -706,8 +706,12 @@ class Pages(Report):
             self.offset = max(0, self.offset - self.shown)
         elif key == Key.BACK:
             app.pop()
-        elif key == Key.OK and self.read_through and self.unseen():  # Report's paging, on request
+        elif key == Key.OK and self.read_through and self.unseen():  # a verdict: a page at a time
             self.offset = min(last, self.offset + self.shown)
+        elif key == Key.OK and self.unseen():
+            # a page whose scroll bar shows more below is not closed by the first OK: it shows
+            # the end, as every long page does (issue 39); the next OK closes it
+            self.offset = last
         elif key == Key.OK:
             app.pop()
             if self.then:
