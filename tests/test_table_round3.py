@@ -499,3 +499,22 @@ def test_a_bottoms_up_result_does_not_close_on_the_first_ok_while_more_is_below_
     assert app.top is page and page.offset + page.shown == len(page.lines)
     press(app, "ok")
     assert isinstance(app.top, BottomsUpScreen)
+
+
+# ---------------------------------------------------------------- the main menu's cursor
+
+
+@pytest.mark.parametrize("entry,out", [("History", "back"), ("Settings", "back"), ("About", "ok"),
+                                       ("Scoreboard page", "back")])
+def test_the_main_menu_keeps_its_cursor_after_a_screen_of_its_own(tmp_path, entry, out):
+    app = make_app(tmp_path)
+    press(app, "ok,ok,ok,ok,ok")  # an Undercut game: the menu has Resume
+    app.home()
+    menu = app.top
+    labels = [it.label for it in menu.items]
+    k = labels.index(entry)
+    press(app, ",".join(["down"] * k + ["ok", out]))
+    assert app.top is menu and menu.index == k, (labels, menu.index)
+    new = labels.index("New game")  # a game's way in: back home, the cursor is on Resume as before
+    press(app, ",".join(["up"] * (k - new) + ["ok", "back"]))
+    assert app.top is menu and menu.index == 0

@@ -130,7 +130,10 @@ class MainMenu(Menu):
         infos = app.journal.sessions()  # read once for both
         self._resumable = app.unfinished(infos)
         self._finished = app.last_finished(infos)
-        self.index = 0  # back home, the cursor is on Last game, Resume (or New game)
+        # back home, the cursor is on Last game, Resume (or New game); back from History,
+        # Settings, About or the page's QR code, on that entry again (issue 39)
+        kept = [i for i, it in enumerate(self._items()) if self._kept is not None and it.value == self._kept]
+        self.index = kept[0] if kept else 0
         # the game under the cursor, by name and players, on the last two lines (issue 13)
         # 19 characters from x=7: the footer's last pixels keep 2 columns from the list's
         # scroll bar, which runs beside it (issue 39: "...,Łuka" ended 1 pixel from it)
@@ -141,6 +144,15 @@ class MainMenu(Menu):
 
     _others: list[tuple[int, str, str]] = []
     _finished: int | None = None
+    _kept: str | None = None  # the entry the cursor comes back to (``KEEPS_CURSOR``)
+    KEEPS_CURSOR = ("history", "settings", "about", "page")
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.OK:
+            items = self.items
+            here = items[self.index].value if items else None
+            self._kept = here if here in self.KEEPS_CURSOR else None
+        super().on_key(key, app)
     _labels: dict[int, str] = {}
 
     def footer_lines(self) -> list[str]:
@@ -169,11 +181,13 @@ class MainMenu(Menu):
         items += [
             Item(_("New game"), lambda app: app.push(NewGameMenu())),
             Item(_("Tools"), lambda app: app.push(ToolsMenu())),
-            Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
-            Item(_("Settings"), lambda app: app.push(SettingsMenu())),
-            Item(_("About"), lambda app: app.push(about_screen(app))),
+            Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen()),
+                 value="history"),
+            Item(_("Settings"), lambda app: app.push(SettingsMenu()), value="settings"),
+            Item(_("About"), lambda app: app.push(about_screen(app)), value="about"),
             # the page's QR code (issue 32); last, so the entries above keep their places
-            Item(_("Scoreboard page"), lambda app: app.push(importlib.import_module(".join", __package__).JoinScreen())),
+            Item(_("Scoreboard page"), lambda app: app.push(importlib.import_module(".join", __package__).JoinScreen()),
+                 value="page"),
         ]
         return items
 
