@@ -518,3 +518,30 @@ def test_the_main_menu_keeps_its_cursor_after_a_screen_of_its_own(tmp_path, entr
     new = labels.index("New game")  # a game's way in: back home, the cursor is on Resume as before
     press(app, ",".join(["up"] * (k - new) + ["ok", "back"]))
     assert app.top is menu and menu.index == 0
+
+
+# ---------------------------------------------------------------- option rows
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("keys", ["ok,ok,ok,ok", "ok,down,ok,ok,ok", "ok,down,down,ok,ok,ok", "down,down,down,ok"])
+def test_option_rows_set_label_and_value_apart_with_a_leader(tmp_path, lang, keys):
+    """Issue 39: "Secret colors device", "Niveau table entière": each option row has dots
+    on the baseline between its label and its value, whatever the space between them."""
+    from companion.config import Settings
+    from companion.ui.draw import CHAR_W, LINE_H, TITLE_H
+    from companion.ui.widgets import item_text
+    app = make_app(tmp_path, settings=Settings(language=lang))
+    img = press(app, keys)  # the options of Undercut, Bag of Ice, Bottoms Up; Settings
+    menu = app.top
+    rows = [(i, it) for i, it in enumerate(menu.items[:menu.shown()]) if it.right]
+    assert len(rows) >= 3
+    room = menu.list.room(len(menu.items), menu.shown(), menu.list.x)
+    for i, it in rows:
+        text = item_text(it, room)
+        start = len(text) - len(it.right)
+        end = len(text[:start].rstrip())
+        y = TITLE_H + i * LINE_H + 7
+        x0, x1 = menu.list.x + CHAR_W * end, menu.list.x + CHAR_W * start
+        dots = [x for x in range(x0, x1) if img.getpixel((x, y))]
+        assert len(dots) >= 2 and all(b - a >= 2 for a, b in zip(dots, dots[1:])), (text, dots)

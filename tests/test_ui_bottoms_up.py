@@ -888,7 +888,7 @@ def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
         assert rows.get("Pièce seule") == "ignorée", rows
         press(app, ",".join(["down"] * list(rows).index("Pièce seule") + ["ok"]))  # toggle
         assert {it.label: it.right for it in app.top.items}["Pièce seule"] == "compte"
-        press(app, "back,back")
+        press(app, "back,up,up,up")  # the main menu, its cursor on Settings (issue 39): to New game
         clipped = draw.CLIPS.count
         press(app, BU + ",ok,ok")  # New game, Bottoms Up, players, names: the options
         rows = {it.label: it.right for it in app.top.items}

@@ -136,7 +136,7 @@ class OptionsSetup(Menu):
     def _rows(self) -> list[Item]:
         rows = [Item(self.start_label, lambda app: self.on_start(app, self.values()))]
         for o in self.shown_options():
-            rows.append(Item(o.label, bound(self._next_value, o), right=o.values[o.index][0]))
+            rows.append(Item(o.label, bound(self._next_value, o), right=o.values[o.index][0], leader=True))
         return rows
 
     def shown_options(self) -> list[Option]:

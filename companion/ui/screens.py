@@ -444,18 +444,18 @@ class SettingsMenu(Menu):
         idle = _idle_text(s.idle_blank_s)
         lang = s.language if s.language in LANGUAGES else language()
         return [
-            Item(_("Language"), self._language, right=LANGUAGES.get(lang, lang)),
-            Item(_("Contrast"), self._contrast, right=str(s.contrast)),
-            Item(_("Screen off"), self._idle, right=idle),
-            Item(_("Rotation"), self._rotation, right=f"{s.rotation}°"),
-            Item(_("Seed"), self._seed, right=s.seed or _("random")),
-            Item(_("Player names"), lambda app: app.push(PlayerNames())),
+            Item(_("Language"), self._language, right=LANGUAGES.get(lang, lang), leader=True),
+            Item(_("Contrast"), self._contrast, right=str(s.contrast), leader=True),
+            Item(_("Screen off"), self._idle, right=idle, leader=True),
+            Item(_("Rotation"), self._rotation, right=f"{s.rotation}°", leader=True),
+            Item(_("Seed"), self._seed, right=s.seed or _("random"), leader=True),
+            Item(_("Player names"), lambda app: app.push(PlayerNames())),  # no value: no leader
             Item(_("Ice hints"), lambda app: self._set(app, boi_hints=not s.boi_hints),
-                 right=_("on") if s.boi_hints else _("off")),
+                 right=_("on") if s.boi_hints else _("off"), leader=True),
             Item(_("Ice advice"), lambda app: self._set(app, boi_advice="score" if s.boi_advice == "win" else "win"),
-                 right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score")),
+                 right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score"), leader=True),
             Item(_("Lone pieces"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
-                 right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score")),
+                 right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score"), leader=True),
         ]
 
     def _language(self, app: "App") -> None:

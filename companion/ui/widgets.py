@@ -56,6 +56,9 @@ class Item:
     value: Any = None
     enabled: bool = True
     right: str = ""
+    leader: bool = False
+    """A dotted leader from the label to its ``right`` value (an option and its
+    value, issue 39: "Secret colors device" read as one phrase)."""
 
 
 P = ParamSpec("P")
@@ -100,6 +103,18 @@ def item_text(it: Item, room: int) -> str:
         return it.label
     left = room - len(it.right) - 1
     return fit(it.label, left).ljust(left) + " " + it.right
+
+
+def leader(c: Canvas, x: int, y: int, text: str, right: int) -> None:
+    """Dots on the baseline between a row's label and its last ``right`` characters
+    (the value), one every 2 pixels, 2 pixels clear of each: a single space between
+    them still shows two dots."""
+    start = len(text) - right  # the value's first cell
+    end = len(text[:start].rstrip())  # the label's cells
+    if end <= 0 or start <= end:
+        return
+    for px in range(x + CHAR_W * end + 1, x + CHAR_W * start - 2, 2):
+        c.d.point((px, y + 7), fill=1)
 
 
 class ChoiceList:
@@ -153,6 +168,8 @@ class ChoiceList:
             label = fit(item_text(it, room), room)
             c.row(first + i, label if it.enabled else f"({label})",
                   selected=cursor and self.top + i == self.index, x=self.x)
+            if it.leader and it.right and it.enabled:
+                leader(c, self.x, TITLE_H + (first + i) * LINE_H, label, len(it.right))
         if self.mark == "bar":  # beside the list's rows (not the lines above them)
             c.scrollbar(self.top, n, len(items), top=TITLE_H + first * LINE_H)
         elif len(items) > n:  # a small scroll mark beside the rows
