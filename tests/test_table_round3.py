@@ -575,3 +575,26 @@ def test_history_rows_carry_the_game_number_in_one_form_and_name_games_as_their_
         session = app.resume_session(app.journal.by_number(n).id)
         assert app.top.title == play_screen(app, session).session_title() == f"{kind} #{n}"
         press(app, "back,back")
+
+
+# ---------------------------------------------------------------- the keyboard's blank keys
+
+
+def test_no_blank_key_of_any_keyboard_page_can_be_selected(tmp_path):
+    """Issue 39: a blank cell of the "ął" page could be selected, and OK typed nothing.
+    Every arrow from every key of every page lands on a key."""
+    from companion.ui.keyboard import COLS, PAGES, ROWS, NameKeyboard, page_grid
+    kb = NameKeyboard("Name", "", lambda a, n: None)
+    app = make_app(tmp_path)
+    app.push(kb)
+    for p in range(len(PAGES)):
+        grid = page_grid(p)
+        for r in range(ROWS):
+            for c in range(COLS):
+                if not grid[r][c]:
+                    continue
+                for key in ("up", "down", "left", "right"):
+                    kb.page, kb.pos = p, (r, c)
+                    press(app, key)
+                    assert grid[kb.pos[0]][kb.pos[1]], (PAGES[p][0], (r, c), key, kb.pos)
+    assert sum(not cell for row in page_grid(2) for cell in row) == 6  # "ął": 24 letters in 30 cells
