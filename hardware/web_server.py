@@ -271,13 +271,10 @@ class PageService:
     message, systemd's status); the game goes on whatever the server does."""
 
     def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None):
-        from companion.config import change
-        from companion.web import Board, WebApp, new_secret
+        from companion.page_secret import device_secret
+        from companion.web import Board, WebApp
         s = app.settings
-        secret = s.web_secret
-        if not secret:  # the first start: a secret of this device's own, kept in the settings
-            secret = new_secret()
-            app.save_settings(change(s, web_secret=secret))
+        secret = device_secret(app)  # the user's, else the device's own in its state directory (0600)
         self.board = Board()
         self.webapp = WebApp(self.board, app.journal.path, secret, max_clients=s.web_clients)
         self.host = listen_host(s.web, simulator=simulator)
@@ -303,11 +300,10 @@ class PageService:
         return "" if self.server.state in ("serving", "starting") else self.server.last_error
 
     def renew(self, app) -> None:
-        """A new secret: saved, and every open page ends (their old address answers 404)."""
-        from companion.config import change
-        from companion.web import new_secret
-        secret = new_secret()
-        app.save_settings(change(app.settings, web_secret=secret))
+        """A new secret: kept in the state directory, and every open page ends (their old
+        address answers 404)."""
+        from companion import page_secret
+        secret = page_secret.renew(app)
         self.webapp.renew(secret)
 
     def start(self, loop) -> "PageService":

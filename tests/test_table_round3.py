@@ -598,3 +598,78 @@ def test_no_blank_key_of_any_keyboard_page_can_be_selected(tmp_path):
                     press(app, key)
                     assert grid[kb.pos[0]][kb.pos[1]], (PAGES[p][0], (r, c), key, kb.pos)
     assert sum(not cell for row in page_grid(2) for cell in row) == 6  # "ął": 24 letters in 30 cells
+
+
+# ---------------------------------------------------------------- the settings file and the page's secret
+
+
+def built(tmp_path, config_text: str | None):
+    from companion.cli import build_app, parser
+    cfg = tmp_path / "companion.toml"
+    if config_text is not None:
+        cfg.write_text(config_text, encoding="utf-8")
+    return build_app(parser().parse_args(["sim", "--config", str(cfg), "--journal", str(tmp_path / "state" / "j.db")])), cfg
+
+
+HAND = '# our table\nplayers = ["Ann", "Bob"]  # the regulars\n'
+
+
+def test_a_hand_written_settings_file_changes_only_where_the_device_changed_it(tmp_path):
+    from companion.ui.screens import SettingsMenu
+    app, cfg = built(tmp_path, HAND)
+    assert app.settings.players == ("Ann", "Bob")
+    app.push(SettingsMenu())
+    press(app, "ok")  # Language: Français
+    assert app.settings.language == "fr"
+    assert cfg.read_text(encoding="utf-8") == HAND + 'language = "fr"\n'
+    assert not (tmp_path / "companion.toml.bak").exists()
+    press(app, "ok")  # back to English: the file says so, the rest as written
+    assert cfg.read_text(encoding="utf-8") == HAND + 'language = "en"\n'
+    app.journal.close()
+
+
+def test_the_page_secret_lives_in_the_state_directory_0600_and_never_in_the_settings(tmp_path):
+    import stat
+    from hardware.web_server import PageService
+    app, cfg = built(tmp_path, HAND)
+    page = PageService(app, simulator=True)
+    secret_file = tmp_path / "state" / "web_secret"
+    secret = secret_file.read_text().strip()
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    assert page.address.endswith(f"/{secret}/") and len(secret) >= 16
+    assert cfg.read_text(encoding="utf-8") == HAND  # the settings file untouched
+    page.renew(app)  # New address: a new secret, in the same place
+    again = secret_file.read_text().strip()
+    assert again != secret and page.address.endswith(f"/{again}/")
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    assert cfg.read_text(encoding="utf-8") == HAND
+    app.journal.close()
+    app, cfg = built(tmp_path, None)  # the next start keeps it
+    assert PageService(app, simulator=True).address.endswith(f"/{again}/")
+    app.journal.close()
+
+
+def test_a_secret_an_older_version_wrote_into_the_settings_moves_to_the_state_directory(tmp_path):
+    import stat
+    from companion import config
+    from hardware.web_server import PageService
+    old = config.dumps(config.Settings(players=("Ann",), contrast=90, web_secret="A" * 16))  # every key
+    assert old.startswith("# Pyramid Table Companion settings") and "web_secret" in old
+    app, cfg = built(tmp_path, old)
+    page = PageService(app, simulator=True)
+    assert page.address.endswith("/" + "A" * 16 + "/")  # the same address: open pages go on
+    secret_file = tmp_path / "state" / "web_secret"
+    assert secret_file.read_text().strip() == "A" * 16 and stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    text = cfg.read_text(encoding="utf-8")
+    assert "web_secret" not in text and text == "".join(
+        line for line in old.splitlines(keepends=True) if not line.startswith("web_secret"))
+    app.journal.close()
+
+
+def test_a_secret_the_user_chose_is_used_and_left_in_their_file(tmp_path):
+    from hardware.web_server import PageService
+    mine = HAND + 'web_secret = "our-own-secret-16"\n'
+    app, cfg = built(tmp_path, mine)
+    assert PageService(app, simulator=True).address.endswith("/our-own-secret-16/")
+    assert cfg.read_text(encoding="utf-8") == mine and not (tmp_path / "state" / "web_secret").exists()
+    app.journal.close()

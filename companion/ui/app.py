@@ -198,8 +198,8 @@ class App:
                 kept = save_settings(settings, self.settings_path)
             except ConfigError as e:
                 kept = self._save_elsewhere(settings, e)
-            if kept:  # the file was written by hand: kept whole, said after the key that saved
-                self._notices.append(_("The settings file was edited by hand: it is kept as {path}, "
+            if kept:  # the file was not TOML: kept whole, said after the key that saved
+                self._notices.append(_("The settings file could not be read: it is kept as {path}, "
                                        "and the settings are saved anew.").format(path=kept))
 
     def _save_elsewhere(self, settings: Settings, error: ConfigError) -> str | None:
