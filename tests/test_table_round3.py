@@ -673,3 +673,39 @@ def test_a_secret_the_user_chose_is_used_and_left_in_their_file(tmp_path):
     assert PageService(app, simulator=True).address.endswith("/our-own-secret-16/")
     assert cfg.read_text(encoding="utf-8") == mine and not (tmp_path / "state" / "web_secret").exists()
     app.journal.close()
+
+
+@pytest.mark.parametrize("game", ["undercut", "bag_of_ice", "bottoms_up"])
+def test_hold_back_asks_the_undo_on_every_screen_a_game_shows(tmp_path, game):
+    """Issue 39: "Undo must work from every screen of a game". Along the bench's scripted
+    game, on every screen over a game (but the secret colors and the boxes), hold BACK
+    asks the undo question (or says there is nothing to undo); Keep changes nothing."""
+    import bench.scripts as scripts
+    from companion.config import Settings
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.base import SessionScreen
+    from companion.ui.widgets import Message
+    scripts._load_games()
+    app = App(Journal(str(tmp_path / "j.db")), Settings(), rng=random.Random(3))
+    kinds = set()
+    for name in scripts.GAME_SCRIPTS[game](True):
+        top = app.top
+        if any(isinstance(s, SessionScreen) for s in app.stack) and not top.overlay \
+                and not isinstance(top, SecretTour):
+            stack, events = list(app.stack), app.journal.count()
+            app.handle(Key.HOLD_BACK)
+            if isinstance(app.top, Message):
+                assert app.top.text == "Nothing to undo yet.", app.top.text
+                app.handle(Key.OK)
+            else:
+                assert isinstance(app.top, Confirm) and app.top.title == "Undo", type(top).__name__
+                app.handle(Key.UP)
+                app.handle(Key.OK)  # Keep
+            kinds.add(type(top).__name__)
+            if app.stack != stack:  # a result page closes first (and asks over its game): as before
+                assert all(s in stack for s in app.stack) and app.journal.count() == events
+                continue
+            assert app.journal.count() == events
+        app.handle(Key.parse(name))
+    assert len(kinds) >= 4, kinds
