@@ -26,13 +26,15 @@ Figures (keys of the JSON object):
                                   answers, the median and 99th percentile seconds
   peak_rss_mb        peak resident memory of a process playing a whole session
   web_update_p95_ms, web_load_event_cpu_ratio, web_rss_extra_mb, web_secret_leaks,
-  web_clients_held, web_load_events_lost, web_load_frames_late, web_load_updates_late
+  web_clients_held, web_load_events_lost, web_load_frames_late, web_load_updates_late,
+  web_open_page_stale
                      the scoreboard page (issue 32, bench/web.py): a press to the page's
                      DOM in headless Chromium; the presses' event CPU p99 under load (50
                      streams, 200 requests/s) over without; the memory the server and 20
                      streams add; responses giving a secret away; streams held while the
                      presses stay on time; under the load, streams that missed the last
-                     state, frames later than 100 ms, updates later than 0.5 s
+                     state, frames later than 100 ms, updates later than 0.5 s; open pages
+                     that still differ from a fresh page 1 s after a press (issue 37)
 
 A figure that cannot be measured in this version is printed as "n/a" and
 written as null.
@@ -49,42 +51,20 @@ import sys
 import tempfile
 import time
 
+from bench.bus import BusMeter
+from bench.scripts import long_session_events
+from bench.walks import percentile, scripted_keys, ui_events
+from companion import i18n
+from companion.config import Settings
+from companion.io import Key
+from companion.journal import Journal
+from companion.session import Session
+from companion.ui.app import App
+from companion.ui.bottoms_up import presses_for_place
+from companion.ui.draw import CLIPS
+from companion.ui.keyboard import NameKeyboard, presses_for
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def percentile(values: list[float], q: float) -> float:
-    v = sorted(values)
-    if not v:
-        return float("nan")
-    k = (len(v) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (k - lo)
-
-
-# ---------------------------------------------------------------- scripted UI events
-
-
-def scripted_keys(quick: bool) -> list[list[str]]:
-    """Key scripts (from a fresh main menu) covering the screens of every kind."""
-    from bench.scripts import all_scripts
-    return all_scripts(quick)
-
-
-def ui_events(quick: bool):
-    """Yield (app, key) for every scripted event, on fresh apps and journals."""
-    from companion.config import Settings
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
-    for script in scripted_keys(quick):
-        d = tempfile.mkdtemp(prefix="bench-")
-        j = Journal(os.path.join(d, "j.db"))
-        app = App(j, Settings(), rng=random.Random(3))
-        app.warm_up()  # as the app loop does right after its first frame
-        yield app, None
-        for name in script:
-            yield app, Key.parse(name)
-        j.close()
 
 
 def measure_events(quick: bool, repeats: int = 1) -> dict:
@@ -94,7 +74,6 @@ def measure_events(quick: bool, repeats: int = 1) -> dict:
     ``repeats`` times and each event's CPU time is the least of its runs, as
     ``timeit`` does: other work on the machine does not count. Bus bytes come
     from the first run (every run sends the same)."""
-    from bench.bus import BusMeter
     meters = BusMeter.all()
     runs: list[list[float]] = []
     per_event: list[int] = []
@@ -171,9 +150,6 @@ def measure_start(runs: int) -> dict:
 
 
 def measure_resume(n_events: int = 10_000) -> dict:
-    from companion.journal import Journal
-    from companion.session import Session
-    from bench.scripts import long_session_events
     d = tempfile.mkdtemp(prefix="bench-resume-")
     j = Journal(os.path.join(d, "j.db"))
     game, setup, moves = long_session_events(n_events)
@@ -192,7 +168,7 @@ def measure_resume(n_events: int = 10_000) -> dict:
 
 def measure_boi(quick: bool = False) -> dict:
     try:
-        from bench.boi_odds import measure, measure_win
+        from bench.boi_odds import measure, measure_win  # None when this version has no Bag of Ice
     except ModuleNotFoundError:
         return {"boi_table_s": None, "boi_query_ms": None}
     return measure() | measure_win(quick)
@@ -200,7 +176,7 @@ def measure_boi(quick: bool = False) -> dict:
 
 def measure_bu(quick: bool) -> dict:
     try:
-        from bench.bu_check import measure
+        from bench.bu_check import measure  # None when this version has no Bottoms Up
     except ModuleNotFoundError:
         return {"bu_check_slowest_s": None}
     return measure(quick=quick)
@@ -209,9 +185,6 @@ def measure_bu(quick: bool) -> dict:
 def measure_presses() -> dict:
     """Presses of the everyday gestures, counted by playing them on a real app (issue 13):
     ``presses_undo`` from a game screen to the decision undone."""
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
     keys = ["hold-back", "ok"]
     with tempfile.TemporaryDirectory() as tmp:
         app = App(Journal(os.path.join(tmp, "j.db")), rng=random.Random(1))
@@ -223,7 +196,6 @@ def measure_presses() -> dict:
         undone = len(app.top.session.fold.moves) < before  # the roll and its chance outcome
         # a new name of 3 to 7 letters on the name keyboard, each typed on the real app and
         # checked; the set is not the one the keyboard's letter order was taken from
-        from companion.ui.keyboard import NameKeyboard, presses_for
         counts = []
         for name in NAME_SET:
             got: list[str] = []
@@ -249,7 +221,6 @@ def measure_presses() -> dict:
 
 
 def _press_all(app, keys) -> None:
-    from companion.io import Key
     for k in keys:
         app.handle(Key.parse(k) if isinstance(k, str) else k)
 
@@ -257,9 +228,6 @@ def _press_all(app, keys) -> None:
 def presses_roster_4() -> int | None:
     """From the main menu's New game to the game screen with 4 players of the
     roster seated (Undercut, the roster's names in order): every press counted."""
-    from companion.config import Settings
-    from companion.journal import Journal
-    from companion.ui.app import App
     roster = ("Ann", "Bob", "Cat", "Dan")
     keys = ["ok", "ok", "ok", "ok", "ok"]  # New game, Undercut, 4 players, Next (seated), Start game
     with tempfile.TemporaryDirectory() as tmp:
@@ -303,9 +271,6 @@ def presses_bu_place_mean() -> float | None:
     """The mean presses of every placement of a first Bottoms Up turn (4
     players, after the opening), each played on the real app with the keys
     ``presses_for_place`` gives and checked, then undone."""
-    from companion.journal import Journal
-    from companion.ui.app import App
-    from companion.ui.bottoms_up import presses_for_place
     start = ("ok,down,down,ok,ok,ok,ok," + ",".join(["hold-ok,release"] * 4) + ",ok,"
              "ok,down,down,ok,down,down,down,ok,up,up,ok").split(",")  # 4 players, each looks, the opening
     counts = []
@@ -347,12 +312,6 @@ def measure_clips(quick: bool) -> dict:
     the right edge or below the last line, or run up to a scroll mark, issue 34) over
     the scripted sessions of every kind with a roster of six 12-character names, in
     English and in French (issues 13, 21)."""
-    from companion import i18n
-    from companion.config import Settings
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
-    from companion.ui.draw import CLIPS
     out = {}
     for lang, key in (("en", "clipped_text_draws"), ("fr", "clipped_text_draws_fr")):
         CLIPS.reset()
@@ -432,6 +391,7 @@ GOALS = {
     "web_update_p95_ms": ("<=", 500), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 20),
     "web_secret_leaks": ("<=", 0), "web_clients_held": (">=", 32), "web_load_events_lost": ("<=", 0),
     "web_load_frames_late": ("<=", 0), "web_load_updates_late": ("<=", 0),
+    "web_open_page_stale": ("<=", 0),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
         "bus_bytes_ratio_to_ideal",
@@ -443,7 +403,7 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "presses_bu_place_mean", "presses_secret_color_midgame",
         "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
         "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
-        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late"]
+        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale"]
 
 
 def meets(v: float, goal: tuple[str, float]) -> bool:
@@ -629,6 +589,7 @@ def report(fig: dict, quick: bool) -> str:
         "shared machine does not count.",
         bu_note(fig),
         __import__("bench.web", fromlist=["note"]).note(fig),
+        __import__("bench.stale", fromlist=["note"]).note(fig),
         "* **Bag of Ice win advice** (B-10): `boi_win_turn_ms` is the 99th percentile of solving one "
         "two-player turn for the win from the packaged table, in plain Python as on the device, over "
         "random needs and the largest ones (a game's first turn, needs of 100); the device does it on a "
@@ -689,7 +650,7 @@ def main(argv=None) -> int:
     p.add_argument("--doc", metavar="FILE", help="also write the Markdown report (docs/performance.md)")
     a = p.parse_args(argv)
     fig: dict = {}
-    steps = [("UI events", lambda: measure_events(a.quick, 1 if a.quick else 3)),
+    steps = [("UI events", lambda: measure_events(a.quick, 3)),  # the least of 3 repeats, quick or full
              ("start-up", lambda: measure_start(3 if a.quick else 7)),
              ("resume", measure_resume),
              ("Bag of Ice advice", lambda: measure_boi(a.quick)),

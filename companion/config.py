@@ -37,6 +37,7 @@ web_clients        32         pages open at once (live streams); the next one ge
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import tomllib
@@ -105,7 +106,6 @@ class Settings:
         if self.seed and self.seed_value() is None:
             raise ConfigError("seed must be an integer or empty")
         if self.web not in ("auto", "off"):
-            import ipaddress
             try:
                 ipaddress.ip_address(self.web)
             except ValueError:
@@ -223,7 +223,7 @@ def _toml(settings: Settings, key: str) -> Any:
 def dumps(settings: Settings) -> str:
     """Every setting as TOML, written by a style-preserving TOML library (tomlkit):
     any text in a name (quotes, a line break, a control character) reads back as it was."""
-    import tomlkit
+    import tomlkit  # start-up: only saving the settings writes TOML
     doc = tomlkit.document()
     doc.add(tomlkit.comment(HEADER))
     for f in fields(Settings):
@@ -272,6 +272,7 @@ def save(settings: Settings, path: str) -> str | None:
     that is not TOML at all (a typo made it unreadable and the device start with
     the defaults) is first kept whole as ``PATH.bak``, and that path is returned for
     the screen to say; else ``None``."""
+    # start-up: only saving the settings writes TOML
     import tomlkit
     from tomlkit.exceptions import ParseError
     kept = None

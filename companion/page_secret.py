@@ -13,13 +13,19 @@ only (issue 38: the secret sat in a 0644 file; issue 39: the file is the user's)
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .config import HEADER, change, save
+from .config import HEADER, Settings, change, save
 from .errors import ConfigError
+from .journal import Journal
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .ui.app import App
+
+class App(Protocol):
+    """What the secret needs of the app: its settings, where they were read, its journal."""
+
+    settings: Settings
+    settings_path: str | None
+    journal: Journal
 
 FILE = "web_secret"
 
@@ -31,7 +37,7 @@ def secret_path(journal_path: str) -> str:
 
 def read(path: str) -> str | None:
     """The secret kept at ``path``, or None (none yet, unreadable, or not a secret)."""
-    from .web import valid_secret
+    from .web import valid_secret  # start-up: companion.web loads the page's stack (Starlette)
     try:
         with open(path, encoding="ascii") as f:
             text = f.read().strip()
@@ -68,7 +74,7 @@ def written_by_an_older_device(settings_path: str | None) -> bool:
     return first == f"# {HEADER}"
 
 
-def device_secret(app: "App") -> str:
+def device_secret(app: App) -> str:
     """The secret the page's addresses start with: the user's ``web_secret``, else the
     device's own from its state directory (made now at the first start)."""
     path = secret_path(app.journal.path)
@@ -82,16 +88,16 @@ def device_secret(app: "App") -> str:
         return mine
     secret = read(path)
     if secret is None:
-        from .web import new_secret
+        from .web import new_secret  # start-up: companion.web loads the page's stack (Starlette)
         secret = new_secret()
         write(path, secret)
     return secret
 
 
-def renew(app: "App") -> str:
+def renew(app: App) -> str:
     """A new secret of the device's own, kept in its state directory; a secret of the
     user's in the settings gives way to it (the user asked the device for it)."""
-    from .web import new_secret
+    from .web import new_secret  # start-up: companion.web loads the page's stack (Starlette)
     secret = new_secret()
     write(secret_path(app.journal.path), secret)
     if app.settings.web_secret:
@@ -99,7 +105,7 @@ def renew(app: "App") -> str:
     return secret
 
 
-def _forget_in_settings(app: "App") -> None:
+def _forget_in_settings(app: App) -> None:
     """``web_secret`` out of the app's settings and out of its settings file (that key
     only; the rest of the file stays as it is)."""
     app.settings = change(app.settings, web_secret="")

@@ -30,9 +30,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import CHANCE, TERMINAL, State
+from .engine import CHANCE, State
 from .i18n import _, language as current_language
-from .records import Event
+from .export import (is_secret, is_secret_text, player_names, score_sheet_png, scores_csv,
+                     secrets_before_the_end, session_summary)
+from .records import Event, dumps
+from .words.moves import move_words
+from .words.table import HINT_WORD, result_words, waiting_words
+from .words.titles import title_of
 
 VERSION = 1
 LAST_MOVES = 8  # the moves a projection carries, newest last
@@ -43,7 +48,6 @@ LAST_MOVES = 8  # the moves a projection carries, newest last
 def hidden_move(ended: bool, move: Any) -> bool:
     """A move text that is hidden information while the game is not over:
     Bottoms Up's secret colors (BU-3, V-1)."""
-    from .export import is_secret_text
     return not ended and is_secret_text(move)
 
 
@@ -52,7 +56,6 @@ def hidden_event(info, e: Event) -> bool:
     session not over. A damaged session's ``end`` lies past its damage and is not the
     game's: the game goes on in the session that continues it (issue 34), so its
     secrets stay hidden."""
-    from .export import is_secret
     return (not info.ended or info.damaged) and is_secret(e)
 
 
@@ -78,53 +81,12 @@ def session_of(app) -> Any:
 
 
 def _names(state: State, setup: dict[str, Any]) -> list[str]:
-    from .export import player_names
     return player_names(state, setup, max(len(state.scores()), 0))
-
-
-def waiting_words(state: State, names: list[str]) -> str:
-    """What the position waits for, in plain words: ``decision()``'s ``who`` and
-    ``kind``, read without building its options (an Undercut auction has thousands)."""
-    who = state.current_player
-    if who == TERMINAL:
-        return _("The game is over.")
-    k = state.decision_kind()
-    kind = getattr(k, "value", str(k))
-    if who == CHANCE:
-        return {
-            "start": _("The device picks the start player."),
-            "rolloff": _("The device rolls the roll-off."),
-            "roll": _("The device rolls the die."),
-            "draw": _("The device draws from the bag."),
-            "hand_draw": _("The device deals the hands."),
-            "stack_draw": _("The device draws the stacks."),
-            "pass_draw": _("The device draws for the player who passed."),
-            "secret": _("The device draws the secret colors."),
-        }.get(kind, _("The device draws."))
-    name = names[who] if 0 <= who < len(names) else "?"
-    text = {
-        "take": _("{name} takes a mix of sizes."),
-        "turn_in": _("{name} turns in a combo."),
-        "sheet": _("{name} says what they turn in."),
-        "bid": _("{name} bids or passes."),
-        "who_passed": _("Who passed?"),
-        "hand_pips": _("{name}: pips left in hand?"),
-        "hand_pieces": _("{name}: pieces left in hand?"),
-        "decide": _("{name} draws or banks."),
-        "size": _("{name} picks a size."),
-        "opening": _("{name} places a small alone."),
-        "place": _("{name} places a piece."),
-        "blue": _("{name} picks the new color (blue)."),
-        "yellow": _("{name} moves the piece (yellow)."),
-        "reveal": _("{name} shows their secret color."),
-    }.get(kind, _("{name} to play."))
-    return text.format(name=name)
 
 
 def _moves(session, ended: bool) -> list[str]:
     """The last live moves (undone ones left out), oldest first, each worded in
     the position it was played in, as the History screen words it."""
-    from .ui.moves import move_words
     fold = session.fold
     out = []
     for k in range(min(LAST_MOVES, len(fold.moves)), 0, -1):
@@ -136,22 +98,8 @@ def _moves(session, ended: bool) -> list[str]:
     return out
 
 
-def _result(state: State, names: list[str]) -> str | None:
-    """Who won, in words, once the game is over."""
-    outcome = state.outcome()
-    if outcome is None:
-        return state.describe_end()
-    won = [names[i] for i in outcome.winners if 0 <= i < len(names)]
-    if not won:
-        return _("The game is over.")
-    if len(won) == 1:
-        return _("{name} wins.").format(name=won[0])
-    return _("{names} share the win.").format(names=", ".join(won))
-
-
 def view(session, *, number: int | None = None) -> dict[str, Any]:
     """The public projection of ``session`` (a ``Session``) as it stands."""
-    from .export import title_of
     st = session.state
     ended = bool(session.finished or st.is_terminal())
     names = _names(st, session.setup)
@@ -162,14 +110,15 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
         "version": VERSION,
         "seq": session.last_seq,
         "lang": current_language(),
+        "playing": True,  # the device's screen plays this session (False: between games, V-4)
         "session": {"id": session.id, "number": number if number is not None else session.id,
-                    "game": session.game, "title": title_of(session.game), "over": ended},
+                    "game": session.game, "title": title_of(session.game, translated=False), "over": ended},
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
         "device_acts": who == CHANCE,
         "waiting": waiting_words(st, names),
-        "result": _result(st, names) if ended else None,
+        "result": result_words(st, names) if ended else None,
         "winners": list(getattr(st.outcome(), "winners", ()) or ()) if ended else [],
         "moves": _moves(session, ended),
         "labels": labels(),
@@ -179,10 +128,17 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
     return out
 
 
-def idle_view(seq: int) -> dict[str, Any]:
-    """The projection when no session is being played (the main menu)."""
-    return {"version": VERSION, "seq": seq, "lang": current_language(), "session": None, "players": [],
-            "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
+def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The projection when no session is being played (the main menu), RULINGS V-4:
+    what a view opened at this moment shows. ``last``: the view of the game the
+    device just left; if that game was over, its final result stays, marked as
+    finished (``playing`` false, nobody to act), until another game starts. A game
+    left unfinished (kept for later, or ended early) is not shown."""
+    if last is not None and last.get("session") and last["session"].get("over"):
+        return {**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                "waiting": _("No game is being played."), "lang": current_language(), "labels": labels()}
+    return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
+            "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
             "result": None, "winners": [], "moves": [], "labels": labels(), "table": {}}
 
 
@@ -195,6 +151,7 @@ def labels() -> dict[str, str]:
         "banked": _("Banked"), "turn": _("This turn"), "drawn": _("Drawn"), "face": _("Die"),
         "bust": _("Bust chance"), "advice": _("Advice"), "field": _("Field"), "stash": _("Stash"),
         "target": _("Target"), "live": _("live"), "offline": _("reconnecting…"), "over": _("Game over"),
+        "finished": _("finished"),
         "downloads": _("Downloads"), "no_game": _("No game is being played."), "turn_of": _("to play"),
         "secret": _("Secret colors stay hidden until the end (BU-3)."),
         "scoreboard": _("Scoreboard"),
@@ -232,8 +189,7 @@ def _bag_of_ice(st: Any, ended: bool) -> dict[str, Any]:
     }
     if not ended and str(j.get("phase")) in ("decide", "size") and st.active is not None:
         # the odds the device's screen shows (B-9; B-10's winning bank)
-        from .games.boi_odds import advice_for
-        from .ui.bag_of_ice import HINT_WORD
+        from .games.boi_odds import advice_for  # start-up: the Bag of Ice engine and odds (27 ms) load for its table
         adv = advice_for(st)
         out["bust_chance"] = float(adv.bust_chance)
         out["bust_percent"] = round(float(adv.bust_chance) * 100)
@@ -263,7 +219,6 @@ def _bottoms_up(st: Any, ended: bool) -> dict[str, Any]:
 def holds_hidden(journal, info, events=None) -> bool:
     """True while session ``info`` is not over and a record of it would show a secret
     color (BU-3, V-1): the same rule as ``companion export`` without ``--with-secrets``."""
-    from .export import secrets_before_the_end, session_summary
     events = journal.events(info.id) if events is None else events
     return secrets_before_the_end(session_summary(journal, info), events) > 0
 
@@ -278,8 +233,6 @@ def export(journal, number: int, fmt: str) -> bytes:
     ``HiddenInformation`` while an unfinished game holds a secret color), ``csv``
     (scores per turn) or ``png`` (the score sheet; neither ever holds a secret color).
     ``KeyError`` for an unknown number."""
-    from .export import scores_csv, score_sheet_png, session_summary
-    from .records import dumps
     info = journal.by_number(number)
     session_id = info.id
     if fmt == "json":

@@ -22,12 +22,17 @@ import asyncio
 import logging
 import os
 import socket
+import subprocess
 import threading
 import time
 from typing import Any, Callable
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from companion import page_secret
+from companion.page_secret import device_secret
+from companion.web import Board, WebApp
 
 HEADER_TIMEOUT_S = 10.0     # a request's line and headers must be in by then
 WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long is ended
@@ -226,7 +231,6 @@ def lan_address() -> str | None:
     address), for the page's address; None when it has none. Asks the
     system, sends nothing. Under the service, whose network is private, the
     unit writes the Pi's addresses to ``$COMPANION_ADDRESS_FILE`` first."""
-    import subprocess
     path = os.environ.get("COMPANION_ADDRESS_FILE")
     if path:
         try:
@@ -271,8 +275,6 @@ class PageService:
     message, systemd's status); the game goes on whatever the server does."""
 
     def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None):
-        from companion.page_secret import device_secret
-        from companion.web import Board, WebApp
         s = app.settings
         secret = device_secret(app)  # the user's, else the device's own in its state directory (0600)
         self.board = Board()
@@ -302,7 +304,6 @@ class PageService:
     def renew(self, app) -> None:
         """A new secret: kept in the state directory, and every open page ends (their old
         address answers 404)."""
-        from companion import page_secret
         secret = page_secret.renew(app)
         self.webapp.renew(secret)
 

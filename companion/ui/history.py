@@ -10,16 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
-from ..export import GameSummary, name_totals, summaries, title_of
+from ..export import GameSummary, name_totals, summaries
+from ..games import GAMES, TOOLS
+from ..names import listed, short_names
+from ..words.titles import session_title, title_of
+from .base import history_screen
 from .draw import fit
 from .widgets import ChoiceList, Item, Menu, bound
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 def _kinds_in_order() -> list[str]:
-    from ..games import GAMES, TOOLS
     return [*GAMES, *TOOLS]
 
 
@@ -44,7 +47,7 @@ class HistoryScreen(Menu):
         kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
         for g in kinds:
             mine = [s for s in self.sessions if s.game == g]
-            items.append(Item(_(title_of(g)), bound(_open_kind, g, mine), right=str(len(mine))))
+            items.append(Item(title_of(g), bound(_open_kind, g, mine), right=str(len(mine))))
         return items
 
 
@@ -65,7 +68,6 @@ def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
     its players shortened alike ("#3 Ann,Bob,Cy", "#4 Maximilienne +4"), or how
     many when no list of them reads ("#5 5 players"); a session without players
     (a tool) has its day and time. Never cut (QA #15)."""
-    from ..names import listed
     left = room - len(session_result(s)) - 1
     head = f"#{s.shown} "
     if not s.players:
@@ -76,14 +78,8 @@ def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
     return head + text
 
 
-def summary_title(s: GameSummary) -> str:
-    """"Undercut #3": a session's name as its game's session menu says it (issue 39)."""
-    return _("{game} #{n}").format(game=_(s.title), n=s.shown)
-
-
 def session_result(s: GameSummary) -> str:
     """The winner (shortened alike to ``RESULT_MAX``), "tie", "end" or "open"."""
-    from ..names import short_names
     if s.error:
         return "?"
     if s.winners:
@@ -102,7 +98,7 @@ class KindScreen(Menu):
     def __init__(self, game: str, sessions: list[GameSummary]) -> None:
         self.game = game
         self.sessions = sessions
-        super().__init__(_(title_of(game)), [
+        super().__init__(title_of(game), [
             Item(session_label(s), bound(open_summary, s), right=session_result(s))
             for s in sessions])
 
@@ -113,11 +109,9 @@ def _open_kind(app: "App", game: str, sessions: list[GameSummary]) -> None:
 
 def open_summary(app: "App", s: GameSummary) -> None:
     """One session: result, scores, moves; Resume when it can go on."""
-    from .base import history_screen
-    from .screens import open_session
     items: list[Item] = []
     if not s.finished and not s.error:
-        items.append(Item(_("Resume"), lambda a: (a.home(), open_session(a, s.id))))
+        items.append(Item(_("Resume"), lambda a: (a.home(), a.open_session(s.id))))
     if s.error:
         items.append(Item(s.error[:40]))
     else:
@@ -130,4 +124,4 @@ def open_summary(app: "App", s: GameSummary) -> None:
     items.append(Item(f"{s.date}"))
     moves = ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves)
     items.append(Item(_("{moves}, ended").format(moves=moves) if s.ended else moves))
-    app.push(Menu(summary_title(s), items))
+    app.push(Menu(session_title(s.game, s.shown), items))

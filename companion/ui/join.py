@@ -23,7 +23,7 @@ from .draw import CHAR_W, CLIPS, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, f
 from .widgets import Confirm, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 class PageLink(Protocol):
@@ -40,7 +40,7 @@ class PageLink(Protocol):
 
 def qr_matrix(text: str) -> list[list[bool]]:
     """The QR code of ``text`` as rows of dark modules (True), no quiet zone."""
-    import segno
+    import segno  # start-up: the QR library (24 ms) loads when a code is drawn
     qr = segno.make(text, error="l", micro=False, boost_error=False)
     return [[bool(v) for v in row] for row in qr.matrix]
 
@@ -91,7 +91,7 @@ _TAILED_L = bytes(int(r.replace("#", "1").replace(".", "0"), 2) << 2 for r in (
 
 def draw_address(c: Canvas, x: int, y: int, line: str) -> None:
     """A line of the written address: the font's text, "l" with its foot (above)."""
-    from PIL import Image
+    from PIL import Image  # only the written address draws a cell of its own
     c.text(x, y, line)
     for i, ch in enumerate(line):
         if ch == "l":

@@ -144,9 +144,12 @@
     $("l-moves").textContent = labels.moves;
     $("history-link").textContent = labels.history;
     const s = v.session;
-    const title = s ? `${s.title} #${s.number}` : "Pyramid Table Companion";
+    // between games (V-4) the last game's final result may stay, marked as finished
+    const finished = s && v.playing === false ? ` (${labels.finished || "finished"})` : "";
+    const title = s ? `${s.title} #${s.number}${finished}` : "Pyramid Table Companion";
     $("title").textContent = title;
     document.title = title;
+    document.body.classList.toggle("finished", !!finished);
     $("waiting").textContent = v.waiting;
     $("result").hidden = !v.result;
     $("result").textContent = v.result || "";
@@ -179,6 +182,9 @@
 
   function status(live) {
     const st = $("status");
+    // the badge's words come with the first state, in the device's language: until
+    // then it keeps its neutral "…" (a French page never says "live" first)
+    if (!labels.live) { st.className = "status " + (live ? "on" : "off"); return; }
     st.textContent = live ? labels.live || "live" : labels.offline || "reconnecting…";
     st.className = "status " + (live ? "on" : "off");
   }
@@ -188,7 +194,7 @@
     // newest state at once if the page missed any (a dropped network, a restart)
     es = new EventSource(base + "events");
     es.addEventListener("open", () => status(true));
-    es.addEventListener("state", (e) => { status(true); render(JSON.parse(e.data)); });
+    es.addEventListener("state", (e) => { render(JSON.parse(e.data)); status(true); });
     es.addEventListener("gone", () => { es.close(); expired(); });
     es.addEventListener("error", () => {
       status(false);
