@@ -515,6 +515,10 @@ def test_the_main_menu_keeps_its_cursor_after_a_screen_of_its_own(tmp_path, entr
     k = labels.index(entry)
     press(app, ",".join(["down"] * k + ["ok", out]))
     assert app.top is menu and menu.index == k, (labels, menu.index)
+    press(app, "ok")
+    app.home()  # sent home (a game left, a session ended): the first entry
+    assert app.top is menu and menu.index == 0
+    press(app, ",".join(["down"] * k))
     new = labels.index("New game")  # a game's way in: back home, the cursor is on Resume as before
     press(app, ",".join(["up"] * (k - new) + ["ok", "back"]))
     assert app.top is menu and menu.index == 0

@@ -85,6 +85,9 @@ class App:
 
     def home(self) -> None:
         del self.stack[1:]
+        forget = getattr(self.top, "forget_cursor", None)  # home: the menu's first entry (issue 39)
+        if forget is not None:
+            forget()
         self.top.on_show(self)
 
     def message(self, text: str, *, title: str = "", then: Callable[[Host], Any] | None = None) -> None:

@@ -128,8 +128,8 @@ class MainMenu(Menu):
         infos = app.journal.sessions()  # read once for both
         self._resumable = app.unfinished(infos)
         self._finished = app.last_finished(infos)
-        # back home, the cursor is on Last game, Resume (or New game); back from History,
-        # Settings, About or the page's QR code, on that entry again (issue 39)
+        # back home, the cursor is on Last game, Resume (or New game); back (BACK) from
+        # History, Settings, About or the page's QR code, on that entry again (issue 39)
         kept = [i for i, it in enumerate(self._items()) if self._kept is not None and it.value == self._kept]
         self.index = kept[0] if kept else 0
         # the game under the cursor, by name and players, on the last two lines (issue 13)
@@ -151,6 +151,10 @@ class MainMenu(Menu):
             here = items[self.index].value if items else None
             self._kept = here if here in self.KEEPS_CURSOR else None
         super().on_key(key, app)
+
+    def forget_cursor(self) -> None:
+        """Sent home (``App.home``: a game left, a session ended): the first entry next."""
+        self._kept = None
     _labels: dict[int, str] = {}
 
     def footer_lines(self) -> list[str]:
