@@ -24,7 +24,7 @@ from typing import Any
 
 from .scripts_bottoms_up import START, STRETCH, TOUR
 from .walks import percentile
-from .web import OBSERVE, Meter
+from .web import OBSERVE, Meter, update_lags
 
 
 def _scan(frame, folder: str) -> str | None:
@@ -93,16 +93,7 @@ def measure(folder: str, *, stretches: int = 6, interval_s: float = 0.08) -> dic
                 "web_seat_reason": f"Chromium failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"}
     finally:
         d.quit()
-    shown_at = sorted(seen.items())
-    lags, missed = [], 0
-    for x in presses:
-        if x.seq is None:
-            continue
-        at = [s_t for s, s_t in shown_at if s >= x.seq and s_t >= x.put_epoch]
-        if not at:
-            missed += 1
-            continue
-        lags.append((min(at) - x.put_epoch) * 1000)
+    lags, missed = update_lags(presses, seen)
     return {**out, "web_seat_update_p95_ms": round(percentile(lags, 0.95), 1) if lags else None,
             "web_seat_update_p50_ms": round(percentile(lags, 0.5), 1) if lags else None,
             "web_seat_update_presses": len(lags), "web_seat_update_missed": missed}

@@ -7,22 +7,10 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 
-from bench.browser import Unavailable, chromium
 from bench.live import LiveTable
 from bench.scripts_bottoms_up import START, TOUR
 from tests.test_seat_screen import scan
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        d = chromium()
-    except Unavailable as e:
-        pytest.skip(str(e))
-    yield d
-    d.quit()
 
 
 def seen(d) -> dict:
@@ -30,7 +18,8 @@ def seen(d) -> dict:
         const t = (id) => { const e = document.getElementById(id); return e ? e.innerText.trim() : null; };
         const c = document.getElementById('seat-color');
         return {seq: document.body.dataset.seq || "", color: c && !c.hidden ? c.innerText.trim() : "",
-                title: t('seat-title'), hint: t('seat-hint'), button: t('seat-show'),
+                title: t('seat-title'), hint: t('seat-hint'),
+                button: (b => b && !b.hidden ? b.innerText.trim() : "")(document.getElementById('seat-show')),
                 page: document.body.innerText};""")
 
 
@@ -80,19 +69,26 @@ def test_a_seat_page_from_the_devices_code_shows_the_color_only_while_held(brows
         until(browser, lambda g: g["seq"] == want)
 
 
+def joined(t, browser) -> str:
+    """The first player holds OK on the device, and their phone opens the seat page."""
+    t.press(*START, "hold-ok")
+    t.settle()
+    url = t.call(lambda app: app.top.address)
+    t.press("release")
+    browser.get(url)
+    until(browser, lambda g: bool(g["button"]))
+    return url
+
+
 def test_the_seat_page_ends_with_the_game_and_with_a_renewal(browser, tmp_path):
     from bench.stale import finish
+    from companion.public import labels
     with LiveTable(str(tmp_path)) as t:
-        t.press(*START, "hold-ok")
-        t.settle()
-        url = t.call(lambda app: app.top.address)
-        t.press("release")
-        browser.get(url)
-        until(browser, lambda g: bool(g["button"]))
+        url = joined(t, browser)
         finish(3)(t)                                     # the game played to its end
         t.settle()
-        ended = until(browser, lambda g: "seat" not in (g["button"] or "x") and g["color"] == ""
-                      and bool(g["hint"]) and "Hold" not in g["hint"])
+        ended = until(browser, lambda g: g["button"] == "" and g["color"] == ""
+                      and g["hint"] == labels()["seat_ended"])
         final = json.loads(t.page.board.snapshot()[1])
         assert final["session"]["over"]
         for p in final["players"]:                       # the public final view: every name is there
@@ -100,12 +96,7 @@ def test_the_seat_page_ends_with_the_game_and_with_a_renewal(browser, tmp_path):
         browser.get(url)                                 # a fresh load: the address has ended
         assert "Not Found" in browser.page_source
     with LiveTable(str(tmp_path / "renew")) as t:
-        t.press(*START, "hold-ok")
-        t.settle()
-        url = t.call(lambda app: app.top.address)
-        t.press("release")
-        browser.get(url)
-        until(browser, lambda g: bool(g["button"]))
+        url = joined(t, browser)
         t.call(lambda app: app.web.renew(app))
         deadline = time.monotonic() + 5
         while "Not Found" not in browser.page_source and time.monotonic() < deadline:

@@ -116,4 +116,9 @@
   }
 
   document.addEventListener("scoreboard:state", (e) => { last = e.detail; draw(); });
+  // the page's first state may have come before this script ran: ask for it once
+  const base = "/" + location.pathname.split("/")[1] + "/";
+  fetch(base + "state.json", { cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((v) => { if (v && !last) { last = v; draw(); } }, () => {});
 })();
