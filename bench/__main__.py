@@ -43,6 +43,9 @@ Figures (keys of the JSON object):
                      press-to-frame p99 under a flood of PNG downloads and 100 KB header
                      requests from 8 processes over without; log bytes of 10,000 malformed
                      requests
+  web_seat_update_p95_ms, presses_secret_color_phone
+                     a seat's own page (issue 41, bench/seat.py): a press to the seat
+                     page's DOM; the presses on the device to see one's color again mid-game
 
 A figure that cannot be measured in this version is printed as "n/a" and
 written as null.
@@ -224,7 +227,8 @@ def measure_presses() -> dict:
     return {"presses_undo": len(keys) if undone else None,
             "presses_name_mean": round(statistics.mean(counts), 2) if len(counts) == len(NAME_SET) else None,
             "presses_name_other_page": len(keys_other) if other == [NAME_OTHER_PAGE] else None,
-            "presses_roster_4": presses_roster_4(), "presses_bu_place_mean": presses_bu_place_mean()}
+            "presses_roster_4": presses_roster_4(), "presses_bu_place_mean": presses_bu_place_mean(),
+            "presses_secret_color_midgame": presses_secret_color_midgame()}
 
 
 def _press_all(app, keys) -> None:
@@ -242,6 +246,34 @@ def presses_roster_4() -> int | None:
         app.home()
         _press_all(app, keys)
         ok = getattr(getattr(app.top, "state", None), "players", None) == roster
+        app.journal.close()
+    return len(keys) if ok else None
+
+
+def presses_secret_color_midgame() -> int | None:
+    """From a Bottoms Up game screen mid-game (device-drawn colors, BU-3) to the
+    player to play seeing their color on the session menu's Secret colors
+    (issue 39): BACK, the cursor to the entry, OK, hold OK; checked on screen."""
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.bottoms_up import SecretTour, draw_secret
+    from companion.ui.draw import Canvas
+    start = ("ok,down,down,ok,ok,ok,ok," + ",".join(["hold-ok,release"] * 4) + ",ok,"
+             "ok,down,down,ok,down,down,down,ok,up,up,ok").split(",")  # 4 players, each looks, the opening
+    with tempfile.TemporaryDirectory() as tmp:
+        app = App(Journal(os.path.join(tmp, "j.db")), rng=random.Random(1))
+        app.home()
+        _press_all(app, start)
+        st = app.top.session.state
+        _press_all(app, ["back"])
+        labels = [it.label for it in app.top.items]
+        if "Secret colors" not in labels:
+            return None
+        keys = ["back"] + ["down"] * labels.index("Secret colors") + ["ok", "hold-ok"]
+        _press_all(app, keys[1:])
+        want = Canvas()
+        draw_secret(want, st, st.active)
+        ok = isinstance(app.top, SecretTour) and app.frame().tobytes() == want.image.tobytes()
         app.journal.close()
     return len(keys) if ok else None
 
@@ -306,11 +338,42 @@ def measure_clips(quick: bool) -> dict:
                     app.frame()
                 app.journal.close()
             examples += [e for e in CLIPS.examples if e not in examples]
+        main_menu_clips(lang)
+        examples += [e for e in CLIPS.examples if e not in examples]
         out[key] = CLIPS.count
         if CLIPS.count:
             out[key + "_examples"] = examples[:5]
     i18n.set_language("en")
     return out
+
+
+TABLE_NAMES = ("Alex", "Bob", "Cy", "Dee", "Łukasz")
+"""Issue 39's table: its game's players, listed under the main menu's Resume, came
+within a pixel of the scroll bar; long names are shortened and never reached it."""
+
+
+def main_menu_clips(lang: str) -> None:
+    """The main menu and Other games over two unfinished games of ``TABLE_NAMES``
+    (the cursor on every row), counted in ``draw.CLIPS`` with the scripts'."""
+    from companion.config import Settings
+    from companion.io import Key
+    from companion.journal import Journal
+    from companion.ui.app import App
+    with tempfile.TemporaryDirectory() as d:
+        app = App(Journal(os.path.join(d, "j.db")), Settings(players=TABLE_NAMES, language=lang),
+                  rng=random.Random(3))
+        for keys in (["ok", "ok", "up", "ok", "ok", "ok"], ["down", "ok", "ok", "up", "ok", "ok", "ok"]):
+            app.home()
+            for name in keys:  # New game, Undercut, 5 players, the roster seated, Start
+                app.handle(Key.parse(name))
+            app.home()
+        for name in ["down"] * 9 + ["home", "down", "ok"] + ["down"] * 3:  # ... Other games
+            if name == "home":
+                app.home()
+            else:
+                app.handle(Key.parse(name))
+            app.frame()
+        app.journal.close()
 
 
 def measure_rss(quick: bool) -> dict:
@@ -334,7 +397,7 @@ GOALS = {
     "bu_check_same_verdict_slow": (">=", 1.0),
     "boi_win_turn_ms": ("<=", 100), "boi_win_table_kb": ("<=", 20), "presses_undo": ("<=", 2),
     "presses_name_mean": ("<=", 15), "presses_name_other_page": ("<=", 33), "presses_roster_4": ("<=", 8),
-    "presses_bu_place_mean": ("<=", 4.5),
+    "presses_bu_place_mean": ("<=", 4.5), "presses_secret_color_midgame": ("<=", 4),
     "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0),
     "peak_rss_mb": ("<=", 60),
     "web_update_p95_ms": ("<=", 500), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 40),
@@ -343,6 +406,7 @@ GOALS = {
     "web_open_page_stale": ("<=", 0),
     "web_siege_page_ok": (">=", 1.0), "web_flood_event_p99_ratio": ("<=", 1.25),
     "web_bad_request_log_bytes": ("<=", 10_000),
+    "web_seat_update_p95_ms": ("<=", 50), "presses_secret_color_phone": ("<=", 0),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
         "bus_bytes_ratio_to_ideal",
@@ -351,11 +415,12 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "bu_check_claims", "bu_check_complete_rate", "bu_check_complete_rate_known", "bu_check_wrong",
         "bu_check_p50_s", "bu_check_p99_s", "bu_check_same_verdict_slow",
         "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_name_other_page", "presses_roster_4",
-        "presses_bu_place_mean",
+        "presses_bu_place_mean", "presses_secret_color_midgame",
         "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
         "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
         "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale",
-        "web_siege_page_ok", "web_flood_event_p99_ratio", "web_bad_request_log_bytes"]
+        "web_siege_page_ok", "web_flood_event_p99_ratio", "web_bad_request_log_bytes",
+        "web_seat_update_p95_ms", "presses_secret_color_phone"]
 
 
 def meets(v: float, goal: tuple[str, float]) -> bool:
@@ -545,6 +610,7 @@ def report(fig: dict, quick: bool) -> str:
         __import__("bench.web", fromlist=["note"]).note(fig),
         __import__("bench.stale", fromlist=["note"]).note(fig),
         __import__("bench.web_guard", fromlist=["note"]).note(fig),
+        __import__("bench.seat", fromlist=["note"]).note(fig),
         "* **Bag of Ice win advice** (B-10): `boi_win_turn_ms` is the 99th percentile of solving one "
         "two-player turn for the win from the packaged table, in plain Python as on the device, over "
         "random needs and the largest ones (a game's first turn, needs of 100); the device does it on a "
@@ -571,6 +637,7 @@ PRESSES = [("presses_roster_4", "seat 4 roster players, from New game to the gam
            ("presses_name_mean", "type a new name of 3 to 7 letters (mean of 25)"),
            ("presses_name_other_page", "type \"Łukasz\": one letter from another keyboard page"),
            ("presses_bu_place_mean", "a Bottoms Up placement (mean over a first turn's 72)"),
+           ("presses_secret_color_midgame", "see one's secret color mid-game (Bottoms Up), from the game screen"),
            ("presses_undo", "undo, from a game screen")]
 
 
@@ -595,6 +662,11 @@ def readme_presses(fig: dict, path: str = os.path.join(ROOT, "README.md")) -> No
         f.write(f"{head}{start}\n{presses_table(fig)}\n{end}{tail}")
 
 
+def _in_temp(prefix: str, fn):
+    with tempfile.TemporaryDirectory(prefix=prefix) as d:
+        return fn(d)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench", description="Run every benchmark and print a table.")
     p.add_argument("--quick", action="store_true", help="a smaller run fit for CI")
@@ -614,7 +686,9 @@ def main(argv=None) -> int:
              ("clipped text", lambda: measure_clips(a.quick)),
              ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick)),
              ("scoreboard page", lambda: __import__("bench.web", fromlist=["measure_web"]).measure_web(a.quick)),
-             ("a guest on the Wi-Fi", lambda: __import__("bench.web_guard", fromlist=["measure"]).measure(a.quick))]
+             ("a guest on the Wi-Fi", lambda: __import__("bench.web_guard", fromlist=["measure"]).measure(a.quick)),
+             ("seat page", lambda: _in_temp("bench-seat-", lambda d: __import__(
+                 "bench.seat", fromlist=["measure"]).measure(d, stretches=3 if a.quick else 6)))]
     for name, fn in steps:
         t0 = time.perf_counter()
         fig.update(fn())

@@ -156,6 +156,11 @@ def labels() -> dict[str, str]:
         "secret": _("Secret colors stay hidden until the end (BU-3)."),
         "scoreboard": _("Scoreboard"),
         "expired": _("This address is no longer valid: scan the QR code on the device again."),
+        # a seat's own page (issue 41, V-3)
+        "your_color": _("Your color"), "seat_hold": _("Hold to see"), "seat_release": _("Release to hide"),
+        "seat_tap_hide": _("Tap to hide"),
+        "seat_hint": _("Hold the button to see your color, or tap it (tap again to hide)."),
+        "seat_ended": _("The game is over: every color is on the scoreboard, and this seat's page has ended."),
     }
 
 

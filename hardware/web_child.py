@@ -14,11 +14,14 @@ reads the same lines from the device's Unix socket, and ``--enabled`` is its
 * then ``{"snap": {"key": K, "tag": T, "text": X}}``: the newest projection
   of ``K`` (``"public"``: the page's), as ``Board.snapshot()`` made it in the
   device's process; only the newest matters, so the device sends no backlog;
+* ``{"seats": {TOKEN: [T, X, ALIVE]}}``: every seat page's snapshot (issue 41),
+  before the public one that moved them;
 * ``{"secret": S}``: a renewal; old addresses answer 404 and open pages end
   at once (``WebApp.renew``).
 
 Its stdout says ``serving``, ``fault MESSAGE`` (the server's own retries, said
-once) and ``load CONNECTIONS STREAMS`` when those change; its log lines go to
+once), ``ack N`` when it has handled the N-th line and ``load CONNECTIONS
+STREAMS`` when those change; its log lines go to
 stderr, rate-limited, and the device relays them to its log. The end of stdin
 (the device gone or closing) stops it. It runs in the idle scheduling class
 (``lower_priority``): whatever arrives, a press on the device comes first. It never writes to
@@ -29,6 +32,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -60,11 +64,36 @@ class Mirror:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._snaps: dict[str, tuple[str, str]] = {"public": ("0", "{}")}
+        self._seats: dict[str, tuple[str, str, bool]] = {}  # seat pages' (tag, text, alive) by token
         self._listeners: list[Callable[[], None]] = []
 
     def snapshot(self, key: str = "public") -> tuple[str, str]:
         with self._lock:
             return self._snaps[key]
+
+    def seat_snapshot(self, token: str) -> tuple[str, str, bool] | None:
+        """As ``companion.web.Board.seat_snapshot``: every known token compared in
+        constant time; None for a token that is not a seat's."""
+        with self._lock:
+            items = list(self._seats.items())
+        raw = token.encode("utf-8", "surrogateescape")
+        found = None
+        for t, snap in items:
+            if secrets.compare_digest(t.encode("ascii", "replace"), raw):
+                found = snap
+        return found
+
+    def put_seats(self, seats: dict[str, Any]) -> None:
+        snaps = {str(k): (str(v[0]), str(v[1]), bool(v[2])) for k, v in seats.items()}
+        with self._lock:
+            changed = snaps != self._seats
+            self._seats = snaps
+            listeners = list(self._listeners) if changed else []
+        for fn in listeners:
+            try:
+                fn()
+            except Exception:
+                pass
 
     def listen(self, fn: Callable[[], None]) -> Callable[[], None]:
         with self._lock:
@@ -143,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     board = Mirror()
     for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+    board.put_seats(cfg.get("seats") or {})
     app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))  # type: ignore[arg-type]
     server = WebServer(app, cfg.get("host", "127.0.0.1"), int(cfg.get("port", 0)),
                        max_clients=int(cfg.get("clients", 32)), fd=cfg.get("fd"),
@@ -167,16 +197,23 @@ def main(argv: list[str] | None = None) -> int:
                 _say(f"load {conns} {app.streams}")
             time.sleep(0.05)
     threading.Thread(target=watch, name="page-watch", daemon=True).start()
+    handled = 1
+    _say("ack 1")
     for line in source:
+        handled += 1
         try:
             msg = json.loads(line)
         except ValueError:
+            _say(f"ack {handled}")
             continue
         if "snap" in msg:
             s = msg["snap"]
             board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+        if "seats" in msg:
+            board.put_seats(msg["seats"] or {})
         if "secret" in msg:
             app.renew(str(msg["secret"]))
+        _say(f"ack {handled}")  # handled: a page asked now gets it
     done.set()
     server.close()
     return 0

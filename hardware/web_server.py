@@ -58,8 +58,9 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from companion.config import change
-from companion.web import HEADERS, NO_STORE, Board, WebApp, new_secret
+from companion import page_secret
+from companion.page_secret import device_secret
+from companion.web import HEADERS, NO_STORE, Board, WebApp
 
 HEADER_TIMEOUT_S = 10.0     # a request's line and headers must be in by then
 WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long is ended
@@ -456,6 +457,22 @@ class PageProcess:
 
     # ------------------------------------------------------------ the device's side
 
+    _sent = 0            # lines handed to the page's process, and those it said it has handled
+    _acked = 0
+    _have: Any = None    # (public tag, seat snapshots) last handed over
+
+    def wait_synced(self, timeout: float = 5.0) -> bool:
+        """Until the page's process has what the board holds now (tests and benchmarks
+        that open a page right after a press; the device never waits for it)."""
+        end = time.monotonic() + timeout
+        get = getattr(self.board, "seat_snapshots", None)
+        while time.monotonic() < end:
+            now = (self.board.snapshot()[0], get() if get is not None else {})
+            if self.started.is_set() and self._have == now and self._acked >= self._sent:
+                return True
+            time.sleep(0.005)
+        return False
+
     def _poke(self) -> None:  # on the loop's thread: only a flag, the writer sends
         with self._dirty:
             self._dirty.notify()
@@ -611,34 +628,48 @@ class PageProcess:
 
     def _write(self, out, alive: Callable[[], bool]) -> None:
         """Hands the config, then each newest projection (and a renewed secret) over."""
+        self._sent = self._acked = 0
+
         def line(obj: dict[str, Any]) -> bool:
             try:
                 out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
                 out.flush()
+                self._sent += 1
                 return True
             except (OSError, ValueError):
                 return False
+        def seats() -> dict[str, tuple[str, str, bool]]:
+            get = getattr(self.board, "seat_snapshots", None)
+            return get() if get is not None else {}
         tag, text = self.board.snapshot()
+        sent_seats = seats()
         with self._dirty:
             self._pending_secret = None
         if not line({"secret": self.secret, "journal": self.journal_path, "host": self.host, "port": self.port,
                      "fd": self.fd, "clients": self.max_clients,
-                     "snaps": [{"key": "public", "tag": tag, "text": text}]}):
+                     "snaps": [{"key": "public", "tag": tag, "text": text}],
+                     "seats": {k: list(v) for k, v in sent_seats.items()}}):
             return
         sent = tag
         while not self._stop.is_set() and alive():
             with self._dirty:
                 secret, self._pending_secret = self._pending_secret, None
-                if secret is None and self.board.snapshot()[0] == sent:
+                if secret is None and self.board.snapshot()[0] == sent and seats() == sent_seats:
                     self._dirty.wait(0.5)
                     secret, self._pending_secret = self._pending_secret, None
             if secret is not None and not line({"secret": secret}):
                 return
+            now = seats()  # the seat pages' snapshots (issue 41) before the public one that moves them
+            if now != sent_seats:
+                if not line({"seats": {k: list(v) for k, v in now.items()}}):
+                    return
+                sent_seats = now
             tag, text = self.board.snapshot()
             if tag != sent:
                 if not line({"snap": {"key": "public", "tag": tag, "text": text}}):
                     return
                 sent = tag
+            self._have = (sent, sent_seats)
 
     def _read(self, stream) -> None:
         """What the page's process says: ``serving``, ``fault ...``, ``load C S``."""
@@ -653,6 +684,11 @@ class PageProcess:
                     self.started.clear()
                     self._fault(rest.removeprefix("page: "))
                     self.state = "retrying"
+                elif word == "ack":
+                    try:
+                        self._acked = int(rest)
+                    except ValueError:
+                        pass
                 elif word == "load":
                     try:
                         self.connections, self.streams = (int(x) for x in rest.split())
@@ -740,10 +776,7 @@ class PageService:
     def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None,
                  process: bool = True):
         s = app.settings
-        secret = s.web_secret
-        if not secret:  # the first start: a secret of this device's own, kept in the settings
-            secret = new_secret()
-            app.save_settings(change(s, web_secret=secret))
+        secret = device_secret(app)  # the user's, else the device's own in its state directory (0600)
         self.secret = secret
         self.board = Board()
         self.host = listen_host(s.web, simulator=simulator)
@@ -776,11 +809,21 @@ class PageService:
     def problem(self) -> str:
         return "" if self.server.state in ("serving", "starting") else self.server.last_error
 
+    def seat_address(self, session, seat: int) -> str | None:
+        """Seat ``seat``'s own page in ``session`` (issue 41, RULINGS V-3): the page's
+        address with the seat's token in place of the device's secret, made on first
+        use, in memory only; None if the device drew no color for that seat."""
+        token = self.board.seats.token_for(session, seat, getattr(session, "number", None))
+        if token is None:
+            return None
+        return self.address.replace(f"/{self.secret}/", f"/{token}/")
+
     def renew(self, app) -> None:
-        """A new secret: saved, and every open page ends (their old address answers 404)."""
-        secret = new_secret()
-        app.save_settings(change(app.settings, web_secret=secret))
+        """A new secret: kept in the state directory, and every open page ends (their old
+        address answers 404), seat pages too (V-3), in the page's process as well."""
+        secret = page_secret.renew(app)
         self.secret = secret
+        self.board.end_seats()  # every seat's address ends with the device's (V-3)
         (self.webapp or self.server).renew(secret)
 
     def start(self, loop) -> "PageService":

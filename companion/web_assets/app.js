@@ -178,6 +178,8 @@
     (v.moves || []).slice().reverse().forEach((m) => moves.appendChild(el("li", "", m)));
     document.body.dataset.seq = v.seq;
     document.body.dataset.session = s ? s.id : "";
+    // a seat's own page draws its part from the same state (static/seat.js, issue 41)
+    document.dispatchEvent(new CustomEvent("scoreboard:state", { detail: v }));
   }
 
   function status(live) {
