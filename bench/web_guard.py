@@ -16,7 +16,7 @@
   as fast as the server answers, over the same presses without the flood;
   passes with and without taken in turns, each on a fresh journal, each press
   counted with the least of its passes (as ``web_load_event_cpu_ratio``). The flood's
-  processes run in the idle scheduling class, as the page's own process: at a
+  processes run in the idle scheduling class (below the page's own process): at a
   table they are phones, not programs on the device.
 * ``web_bad_request_log_bytes``: what the page writes to the log while
   10,000 malformed requests arrive (a request line that is not one, a
@@ -64,8 +64,8 @@ def _target(url: str) -> tuple[int, str]:
 
 def _other_machine() -> None:
     """The guests stand for other machines on the network: on this one they take
-    no CPU the device or the page would use (the idle class, as the page's own
-    process; nice 19 where that is not to be had)."""
+    no CPU the device or the page would use (the idle class; nice 19 where
+    that is not to be had)."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
@@ -399,8 +399,8 @@ def note(fig: dict[str, Any]) -> str:
         f"{f('web_quiet_flood_press_wall_median_ms')} ms), {f('web_flood_repeats')} passes of each taken in "
         f"turns, each on a fresh journal, each press counted with the least of its passes (every press of "
         f"every pass pooled: {f('web_flood_event_p99_ratio_pooled')}); frames later than 100 ms under the "
-        f"flood: {f('web_flood_frames_late')}. The page's process runs in the idle scheduling class "
-        f"(hardware/web_child.py; `CPUSchedulingPolicy=idle` in its unit): a press always comes first. "
+        f"flood: {f('web_flood_frames_late')}. The page's process runs at nice 10 "
+        f"(hardware/web_child.py; `Nice=10` in its unit): a press comes first. "
         f"`web_bad_request_log_bytes`: {f('web_bad_requests')} malformed requests of {len(BAD)} kinds (no "
         f"request line, a non-ASCII first segment, Content-Length with Transfer-Encoding, a header without "
         f"a colon, raw bytes in the path, a 9 KB header) from four peers in {f('web_bad_requests_s')} s: the "

@@ -34,7 +34,7 @@ and systemd's) and the server starts again after a back-off that doubles from
 ``starting``, ``serving``, ``retrying`` or ``stopped``; ``last_error`` why.
 
 ``PageProcess`` runs that server in the page's own process
-(``hardware/web_child.py``, the idle scheduling class) and hands it each new
+(``hardware/web_child.py``, nice 10) and hands it each new
 projection of the device's ``Board``; under systemd the page's own unit
 connects to it over a Unix socket instead (``channel``). ``PageService`` is
 the page as the app sees it.
