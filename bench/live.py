@@ -85,10 +85,16 @@ class LiveTable:
             self.inputs.put(Key.parse(name))
 
     def call(self, fn, timeout: float = 30) -> Any:
-        """``fn(app)`` on the loop's thread, after every key put before it."""
+        """``fn(app)`` on the loop's thread, after every key put before it; then the
+        page's own process has what the board made by then (a page opened right
+        after sees it; on the device nothing waits for that)."""
         c = Call(fn, redraw=False)
         self.inputs.put(c)
-        return c.future.result(timeout=timeout)
+        out = c.future.result(timeout=timeout)
+        sync = getattr(getattr(self.page, "server", None), "wait_synced", None)
+        if sync is not None:
+            sync()
+        return out
 
     def settle(self) -> None:
         self.call(lambda app: None)

@@ -23,10 +23,12 @@
   than ``FRAME_LATE_MS`` after the press was put on the queue) and
   ``web_load_updates_late`` (a press's update that reached a stream more than
   ``UPDATE_LATE_MS`` after the press, counted per stream).
-* ``web_rss_extra_mb``: peak RSS of a child process playing every scripted
-  session through the loop with the page served and ``RSS_STREAMS`` streams
-  reading it (from another process), minus the same child without the page
-  (which then never imports the web stack).
+* ``web_rss_extra_mb``: peak PSS (proportional set size: shared pages once)
+  of a child process playing every scripted session through the loop with the
+  page served from its own process and ``RSS_STREAMS`` streams reading it
+  (from another process), that child and the page's process together, minus
+  the same child's without the page (which then never imports the web stack).
+  PSS since issue 38 (the page's process shares the interpreter's pages).
 * ``web_secret_leaks``: responses (pages, assets, projection, stream events,
   history, downloads) that hold something the table may not see, over
   seeded whole games of each kind served by the real server: a Bottoms Up
@@ -146,6 +148,14 @@ def percentile(values: list[float], q: float) -> float:
 # ================================================================ the load generator (a child process)
 
 
+def peer(i: int, group: int = 0) -> str:
+    """The loopback address the load's ``i``-th connection comes from: every
+    stream and every worker is a peer of its own, as the phones at a table are
+    (the server gives one address only its share of the connections, issue 38).
+    Linux routes the whole of 127.0.0.0/8 to loopback."""
+    return f"127.{1 + group}.{i // 250}.{1 + i % 250}"
+
+
 async def _read_head(r: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
     line = await r.readline()
     if not line:
@@ -202,7 +212,7 @@ class _Load:
         w = None
         got_first = False
         try:
-            r, w = await asyncio.open_connection(HOST, self.port)
+            r, w = await asyncio.open_connection(HOST, self.port, local_addr=(peer(i), 0))
             w.write(f"GET {self.base}events HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
                     "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".encode())
             status, headers = await _read_head(r)
@@ -236,7 +246,7 @@ class _Load:
         if self.first >= self.streams:
             self._all_first.set()
 
-    async def worker(self, counter: list[int], total: int, t0: float, end: float) -> None:
+    async def worker(self, counter: list[int], total: int, t0: float, end: float, k: int = 0) -> None:
         conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         try:
             while True:
@@ -253,7 +263,7 @@ class _Load:
                 path = self.base + self.paths[i % len(self.paths)]
                 try:
                     if conn is None:
-                        conn = await asyncio.open_connection(HOST, self.port)
+                        conn = await asyncio.open_connection(HOST, self.port, local_addr=(peer(k, 1), 0))
                     r, w = conn
                     w.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n\r\n".encode())
                     status, headers = await _read_head(r)
@@ -291,8 +301,8 @@ class _Load:
         end = t0 + self.seconds
         total = int(self.rps * self.seconds)
         counter = [0]
-        workers = [asyncio.ensure_future(self.worker(counter, total, t0, end))
-                   for _ in range(min(16, total))]
+        workers = [asyncio.ensure_future(self.worker(counter, total, t0, end, k))
+                   for k in range(min(16, total))]
         try:
             await asyncio.wait_for(stop.wait(), timeout=max(0.0, hard_end - time.monotonic()))
         except asyncio.TimeoutError:
@@ -492,7 +502,10 @@ def _streams_gone(t, timeout: float = 10.0) -> None:
     server = getattr(t.page.server, "_server", None)
     state = getattr(server, "server_state", None)
     while time.monotonic() < end:
-        if not t.page.webapp.streams and not (state is not None and state.connections):
+        if t.page.webapp is None:  # the page's own process says what it holds
+            if not t.page.server.connections and not t.page.server.streams:
+                return
+        elif not t.page.webapp.streams and not (state is not None and state.connections):
             return
         time.sleep(0.02)
 
@@ -861,17 +874,42 @@ def _leak(text: str, hidden: list[str], secret: str, seed: int, folder: str) -> 
 # ================================================================ memory
 
 
+def pss_kb(pid: int | str = "self") -> int:
+    """A process's proportional set size (shared pages counted once over the
+    processes that share them), 0 when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def rss_child(argv: list[str]) -> int:
     """``python -m bench.web rss with|without [--quick]``: every scripted session
     played through the loop (the page served and RSS_STREAMS streams reading
-    it, or no page at all); prints the peak RSS as JSON."""
+    it, or no page at all); prints the peak RSS of this process and the peak
+    PSS of this process and the page's own process together, as JSON."""
     from bench.walks import scripted_keys
     from bench.live import LiveTable
     from bench.rss import peak_kb
     page = argv[0] == "with"
     quick = "--quick" in argv
+    peak = [0]
+    done = threading.Event()
+    table: list[Any] = []
+
+    def sample() -> None:  # the device's and the page's processes together, every 20 ms
+        while not done.wait(0.02):
+            child = getattr(getattr(table[0].page, "server", None), "pid", None) if table and table[0].page else None
+            peak[0] = max(peak[0], pss_kb() + (pss_kb(child) if child else 0))
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with tempfile.TemporaryDirectory(prefix="bench-web-rss-") as d:
         with LiveTable(d, page=page, clients=RSS_STREAMS + 4) as t:
+            table.append(t)
             m = Meter(t)
             scripts = scripted_keys(quick)
             if page:
@@ -883,22 +921,32 @@ def rss_child(argv: list[str]) -> int:
                     raise SystemExit(f"{opened} streams of {RSS_STREAMS} read the page")
             else:
                 play_scripts(m, scripts, 0.002)
-        assert ("starlette" in sys.modules) == page, "the page's stack only in the run with the page"
-        print(json.dumps({"peak_rss_mb": round(peak_kb() / 1024, 1)}))
+            time.sleep(0.1)
+            done.set()
+            sampler.join()
+        assert page or "starlette" not in sys.modules, "the page's stack only in the run with the page"
+        print(json.dumps({"peak_rss_mb": round(peak_kb() / 1024, 1), "peak_pss_mb": round(peak[0] / 1024, 1)}))
     return 0
 
 
 def measure_rss(p: Plan) -> dict[str, Any]:
-    def run(which: str) -> float:
+    """``web_rss_extra_mb`` counts proportional set size (PSS) since the page has a
+    process of its own (issue 38): the device's process and the page's together,
+    shared pages once, with the page, minus the device's process without it.
+    The device's own peak RSS with and without is reported beside it."""
+    def run(which: str) -> dict[str, float]:
         out = subprocess.run([sys.executable, "-m", "bench.web", "rss", which] + (["--quick"] if p.rss_quick else []),
                              capture_output=True, text=True, cwd=ROOT, check=True, timeout=600)
-        return json.loads(out.stdout.strip().splitlines()[-1])["peak_rss_mb"]
+        return json.loads(out.stdout.strip().splitlines()[-1])
     with_, without = [], []
     for _ in range(p.rss_runs):
         without.append(run("without"))
         with_.append(run("with"))
-    a, b = statistics.median(with_), statistics.median(without)
-    return {"web_rss_extra_mb": round(a - b, 1), "web_rss_with_mb": a, "web_rss_without_mb": b,
+    a = statistics.median(x["peak_pss_mb"] for x in with_)
+    b = statistics.median(x["peak_pss_mb"] for x in without)
+    return {"web_rss_extra_mb": round(a - b, 1), "web_rss_counts": "PSS", "web_pss_with_mb": a,
+            "web_pss_without_mb": b, "web_rss_with_mb": statistics.median(x["peak_rss_mb"] for x in with_),
+            "web_rss_without_mb": statistics.median(x["peak_rss_mb"] for x in without),
             "web_rss_streams": RSS_STREAMS}
 
 
@@ -965,10 +1013,13 @@ def note(fig: dict[str, Any]) -> str:
         f"and {f('web_quiet_frames_late')} late), `web_load_updates_late` a press's update reaching a "
         f"stream more than {UPDATE_LATE_MS:g} ms after the press, per stream (p99 "
         f"{f('web_load_update_p99_ms')} ms). "
-        f"`web_rss_extra_mb`: peak RSS of a child process playing every scripted session through the loop "
-        f"with the page served and {f('web_rss_streams')} streams reading it ({f('web_rss_with_mb')} MB), "
-        f"minus the same child without the page, which then never imports Starlette or uvicorn "
-        f"({f('web_rss_without_mb')} MB). "
+        f"`web_rss_extra_mb` counts PSS (proportional set size: pages shared between processes counted "
+        f"once, as the Pi's memory holds them; issue 38): the peak of a child process playing every "
+        f"scripted session through the loop and of the page's own process together, with "
+        f"{f('web_rss_streams')} streams reading the page ({f('web_pss_with_mb')} MB), minus the same child "
+        f"without the page, which then never imports Starlette or uvicorn ({f('web_pss_without_mb')} MB); "
+        f"the device's process alone peaks at {f('web_rss_with_mb')} MB RSS with the page and "
+        f"{f('web_rss_without_mb')} MB without. "
         f"`web_secret_leaks`: seeded whole games of each kind (Undercut at both levels, Bag of Ice, "
         f"Bottoms Up with the players' and the device's secret colors) played move by move on the real "
         f"server; every few positions and at the end every page, file, the projection, the history and the "

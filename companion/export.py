@@ -112,18 +112,32 @@ def score_rows(fold: Fold) -> list[ScoreRow]:
     return rows
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """A text cell that no spreadsheet runs (OWASP, CSV injection): one that
+    starts with ``= + - @``, a tab or a carriage return gets a ``'`` in front,
+    which spreadsheets show as text and do not evaluate (issue 38: a player
+    named ``=1+1`` or ``@SUM(A1)`` on the device's keyboard). The name stays
+    readable; numbers are written as numbers, untouched."""
+    text = _clean(text)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 def scores_csv(fold: Fold, setup: dict[str, Any] | None = None) -> str:
     """CSV (RFC 4180, ``\\r\\n`` rows): ``turn,seq,player,move,description``
     then one column per player (named by the header) with the running score.
     The first column is named by what it counts (``State.turn_unit``): ``round``
-    in Undercut, ``turn`` in the other games."""
+    in Undercut, ``turn`` in the other games. Every text cell goes through
+    ``csv_cell`` (no formula runs when a spreadsheet opens it)."""
     state = fold.state
     names = player_names(state, setup)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow([state.turn_unit(), "seq", "player", "move", "description", *[_clean(n) for n in names]])
+    w.writerow([state.turn_unit(), "seq", "player", "move", "description", *[csv_cell(n) for n in names]])
     for r in score_rows(fold):
-        w.writerow([r.turn, r.seq, _clean(r.player), _clean(r.move), r.description, *r.scores])
+        w.writerow([r.turn, r.seq, csv_cell(r.player), csv_cell(r.move), csv_cell(r.description), *r.scores])
     return out.getvalue()
 
 

@@ -164,6 +164,12 @@ class Board:
         with self._lock:
             return self._snap
 
+    def seat_snapshots(self) -> dict[str, tuple[str, str, bool]]:
+        """Every seat page's ``(tag, text, alive)`` by token, as made now (what the
+        page's own process gets, issue 38)."""
+        with self._lock:
+            return dict(self._seat_snaps)
+
     def listen(self, fn: Callable[[], None]) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(fn)
@@ -324,7 +330,7 @@ class WebApp:
             len(k) + len(v) + 4 for k, v in scope.get("headers", ()))
         if size > MAX_HEADER_BYTES:
             response: Response = PlainTextResponse("Request Header Fields Too Large", status_code=431,
-                                                   headers=NO_STORE)
+                                                   headers={"Connection": "close", **NO_STORE})
         else:
             response = await self.respond(Request(scope, receive))
         response.headers.update(HEADERS)
@@ -364,6 +370,8 @@ class WebApp:
             tag, text = self._snapshot(seat) or self.board.snapshot()
             return Response(text, media_type="application/json", headers={"ETag": f'"{tag}"', **NO_STORE})
         if rest == "events":
+            if request.method == "HEAD":  # its headers only: no body, so it holds no stream's place
+                return Response(b"", media_type="text/event-stream", headers=NO_STORE)
             return self._stream(request, seat)
         if rest == "history.json":
             return await self._history()

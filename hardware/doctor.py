@@ -227,6 +227,6 @@ def check_page(r: Report, settings) -> None:
              + ("" if settings.web_secret else " (SECRET: made at the first start)"))
     else:
         r.note(f"scoreboard page: port {settings.web_port} on {host} is in use ({why}): the running companion "
-               f"or companion.socket holds it, or another program does (then set web_port)\n"
+               f"(its page, companion-page.service) holds it, or another program does (then set web_port)\n"
                f"       the page: {address}")
 

@@ -187,6 +187,25 @@ def test_csv_fields_with_commas_or_quotes_stay_one_row(tally):
     assert rows[0][5] == 'Ann, "A"' and len(rows) == 2 and rows[1][4] == 'Ann, "A" gains 1'
 
 
+@pytest.mark.parametrize("name", ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "=HYPERLINK(\"x\")"])
+def test_csv_cells_that_spreadsheets_would_run_are_neutralised_and_readable(tally, tmp_path, capsys, name):
+    """Issue 38 (OWASP CSV injection): a name starting with = + - @ (or a tab or
+    CR) is written with a ' in front, in the header, the player column and the
+    description, by scores_csv and by `companion export --format csv`."""
+    path = str(tmp_path / "j.db")
+    j = Journal(path, clock=clock())
+    s = play_tally(j, ["roll", "gain 1", "pass", "roll", "gain 2"], players=(name, "Bob"))
+    j.close()
+    assert main(["export", str(s.id), "--journal", path, "--format", "csv"]) == 0
+    for text in (export.scores_csv(s.fold, s.setup), capsys.readouterr().out):
+        rows = list(csv.reader(io.StringIO(text)))
+        cells = [c for r in rows for c in r]
+        assert not any(c.startswith(export.FORMULA_START) for c in cells if not c.lstrip("-").isdigit())
+        assert rows[0][5] == "'" + name                      # readable: the name after the quote
+        assert rows[1][4] == f"'{name} gains 1"
+    assert export.csv_cell("\t=1") == "'=1" and export.csv_cell("Ann") == "Ann" and export.csv_cell("") == ""
+
+
 # ---------------------------------------------------------------- summaries
 
 

@@ -41,7 +41,7 @@ def test_holding_ok_shows_the_seats_code_and_the_code_opens_that_seats_color(tmp
         frame, (seat, session) = held_frame(t)
         url = scan(frame, tmp_path)
         assert url.startswith("http://127.0.0.1:") and url != t.url and url.endswith("/")
-        assert t.page.webapp.secret not in url            # the seat's token, not the device's secret
+        assert t.page.secret not in url            # the seat's token, not the device's secret
         got = json.load(urllib.request.urlopen(url + "state.json", timeout=5))
         assert got["seat"]["seat"] == seat and got["seat"]["color"] == session.state.secrets[seat].value
         t.press("release")

@@ -89,8 +89,7 @@ def test_a_restart_of_the_server_reconnects_by_itself_and_catches_up(browser, tm
         while "off" not in page_state(browser)["status"] and time.monotonic() < deadline:
             time.sleep(0.05)
         assert "off" in page_state(browser)["status"]  # the page says it lost the device
-        from hardware.web_server import WebServer
-        t.page.server = WebServer(t.page.webapp, t.page.host, t.page.port).start()
+        t.page.server.start()                       # the same page, started again
         assert t.page.server.started.wait(10)
         want = json.loads(t.page.board.snapshot()[1])
         assert want["session"] is not None
