@@ -23,7 +23,7 @@ def seen(d) -> dict:
                 page: document.body.innerText};""")
 
 
-def until(d, pred, timeout: float = 5.0) -> dict:
+def until(d, pred, timeout: float = 10.0) -> dict:
     end = time.monotonic() + timeout
     while True:
         got = seen(d)
