@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import CHANCE, TERMINAL, State
-from .i18n import _, language as current_language
+from .i18n import _, language as current_language, ngettext
 from .records import Event
 
 VERSION = 1
@@ -101,6 +101,9 @@ def waiting_words(state: State, names: list[str]) -> str:
             "pass_draw": _("The device draws for the player who passed."),
             "secret": _("The device draws the secret colors."),
         }.get(kind, _("The device draws."))
+    tool = tool_words(getattr(state, "game", ""))
+    if tool is not None and not names:
+        return tool
     name = names[who] if 0 <= who < len(names) else "?"
     text = {
         "take": _("{name} takes a mix of sizes."),
@@ -121,6 +124,24 @@ def waiting_words(state: State, names: list[str]) -> str:
     return text.format(name=name)
 
 
+def tool_words(game: str) -> str | None:
+    """What a table tool waits for (it has no players to name)."""
+    return {"die": _("Roll the die with the device's buttons."),
+            "bag": _("Draw from the bag with the device's buttons."),
+            "pick": _("Pick the start player with the device's buttons.")}.get(game)
+
+
+def summary_result(s) -> str:
+    """A game's result in the history, as the device's History screen says it."""
+    if s.error:
+        return _("cannot be read")
+    if s.winners:
+        return ngettext("Winner: {names}", "Winners: {names}", len(s.winners)).format(names=", ".join(s.winners))
+    if s.finished:
+        return _("ended")
+    return _("being played")
+
+
 def _moves(session, ended: bool) -> list[str]:
     """The last live moves (undone ones left out), oldest first, each worded in
     the position it was played in, as the History screen words it."""
@@ -132,8 +153,21 @@ def _moves(session, ended: bool) -> list[str]:
         if hidden_move(ended, played.text):
             out.append(_("Secret color drawn."))
         else:
-            out.append(move_words(before, played.move))
+            out.append(rolloff_words(before, played.move) or move_words(before, played.move))
     return out
+
+
+def rolloff_words(before: Any, move: Any) -> str | None:
+    """A Bag of Ice roll-off roll as the device's roll-off screen says it: its pips (B-3)."""
+    if getattr(before, "game", "") != "bag_of_ice" or str(getattr(before.phase, "value", "")) != "rolloff":
+        return None
+    face = getattr(move, "face", None)
+    if face is None:
+        return None
+    from .ui.words import pips_text
+    seat = getattr(before, "roller", None)
+    name = before.players[seat] if seat is not None and 0 <= seat < len(before.players) else "?"
+    return _("{name} rolls {pips} in the roll-off").format(name=name, pips=pips_text(face.pips))
 
 
 def _result(state: State, names: list[str]) -> str | None:
@@ -149,8 +183,12 @@ def _result(state: State, names: list[str]) -> str | None:
     return _("{names} share the win.").format(names=", ".join(won))
 
 
-def view(session, *, number: int | None = None) -> dict[str, Any]:
-    """The public projection of ``session`` (a ``Session``) as it stands."""
+def view(session, *, number: int | None = None, settings: Any = None, screen: str = "") -> dict[str, Any]:
+    """The public projection of ``session`` (a ``Session``) as it stands.
+
+    ``settings``: the device's (its Bag of Ice hints and advice, as its screen
+    gives them); ``screen``: what the device's screen shows over the game
+    (``device_screen``): the page follows it, never runs ahead of it."""
     from .export import title_of
     st = session.state
     ended = bool(session.finished or st.is_terminal())
@@ -158,25 +196,232 @@ def view(session, *, number: int | None = None) -> dict[str, Any]:
     scores = list(st.scores())
     who = st.current_player  # decision().who, without its options
     to_act = who if who >= 0 else None
+    waiting = waiting_words(st, names)
+    crowned = ended and screen != "end_pending"  # the device shows its winner screen
+    if screen == "secrets" and not ended:  # BU-3: the table passes the device round
+        waiting, to_act = secret_tour_words(), None
+    elif ended and not crowned:  # e.g. Undercut's "End triggered" page is still up
+        waiting = end_pending_words()
     out: dict[str, Any] = {
         "version": VERSION,
         "seq": session.last_seq,
         "lang": current_language(),
         "session": {"id": session.id, "number": number if number is not None else session.id,
-                    "game": session.game, "title": title_of(session.game), "over": ended},
+                    "game": session.game, "title": _(title_of(session.game)), "over": ended},
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
         "device_acts": who == CHANCE,
-        "waiting": waiting_words(st, names),
-        "result": _result(st, names) if ended else None,
-        "winners": list(getattr(st.outcome(), "winners", ()) or ()) if ended else [],
+        "waiting": waiting,
+        "result": _result(st, names) if crowned else None,
+        "winners": list(getattr(st.outcome(), "winners", ()) or ()) if crowned else [],
+        "end": end_of(st, names) if crowned else None,
+        "change": change_of(session, names),
         "moves": _moves(session, ended),
         "labels": labels(),
     }
     table = {"undercut": _undercut, "bag_of_ice": _bag_of_ice, "bottoms_up": _bottoms_up}.get(session.game)
-    out["table"] = table(st, ended) if table is not None else {}
+    out["table"] = table(st, ended, settings) if table is not None else {}
     return out
+
+
+def view_key(app, session) -> Any:
+    """What, beside the journal's position and the language, changes the projection:
+    what the device's screen shows over the game (``device_screen``), the Bag of Ice
+    turn solved for the win (B-10: the device's screen then shows the chances) and
+    the settings that change what its screen says."""
+    settings = getattr(app, "settings", None)
+    extra: Any = ()
+    if session.game == "bag_of_ice":
+        from .games import boi_win
+        st = session.state
+        try:
+            solved = boi_win.applies(st) and st.active is not None and boi_win.is_solved(st)
+        except Exception:
+            solved = False
+        extra = (solved, getattr(settings, "boi_hints", True), getattr(settings, "boi_advice", "win"))
+    return (device_screen(app, session), extra)
+
+
+def device_screen(app: Any, session: Any) -> str:
+    """What the device's screen shows over the game that the page must follow:
+    ``"secrets"`` while the players pass the device round for their secret colors
+    (BU-3), ``"end_pending"`` while a page of what happened (e.g. Undercut's "End
+    triggered", U-12) still covers the winner screen; else ``""``."""
+    stack = list(getattr(app, "stack", ()))
+    over = bool(session.state.is_terminal())
+    above = []
+    for screen in reversed(stack):
+        if getattr(screen, "session", None) is session and hasattr(screen, "on_game_key"):
+            break
+        above.append(screen)
+    else:
+        return ""
+    names = {type(x).__name__ for x in above}
+    if "SecretTour" in names and not over:
+        tour = next(x for x in above if type(x).__name__ == "SecretTour")
+        if not getattr(tour, "from_menu", False) and not getattr(tour, "final", False):
+            return "secrets"
+    if over and above and type(above[-1]).__name__ in RESULT_PAGES:
+        return "end_pending"
+    return ""
+
+
+# the device's pages of what a press did, pushed over the game's screen: while the
+# first one over a game just ended is up, the device has not shown its winner yet
+RESULT_PAGES = frozenset({"Pages", "Summary", "BustScreen", "Report"})
+
+
+# ---------------------------------------------------------------- words of the page
+# (small functions, so they move with the words layer: see companion/ui/words.py)
+
+
+def secret_tour_words() -> str:
+    return _("The players pass the device round to see their secret colors.")
+
+
+def end_pending_words() -> str:
+    return _("The game is over: the device shows what happened.")
+
+
+def piece_words(code: str) -> str:
+    """A piece code in words, for a screen reader: ``pM`` is "purple medium"."""
+    from .pieces import Color, Size
+    from .ui.words import piece_color_word, piece_size_word
+    try:
+        c, z = Color.parse(code[0]), Size.parse(code[1])
+    except Exception:
+        return code
+    return _("{color} {size}").format(color=piece_color_word(c), size=piece_size_word(z))
+
+
+def piece_names() -> dict[str, str]:
+    """Every piece code in words (``piece_words``), for the page's pieces."""
+    from .pieces import Color, Size
+    return {c.letter + z.letter: piece_words(c.letter + z.letter) for c in Color for z in Size}
+
+
+def _ranked(scores: list[int], winners: list[int], low_wins: bool) -> list[int]:
+    """Seats in final order: the winners first, then by score (the rule's way)."""
+    won = set(winners)
+    return sorted(range(len(scores)), key=lambda i: (i not in won, scores[i] if low_wins else -scores[i], i))
+
+
+def end_of(st: State, names: list[str]) -> dict[str, Any] | None:
+    """The end of the game as the winner screens say it: the winner(s), the rule
+    that made them win (Undercut: the lowest score, a tie broken by pips or
+    pieces, U-13/U-14; Bag of Ice: the first to the target, B-6; Bottoms Up: the
+    highest score, ties share, BU-12) and the players in final order."""
+    outcome = st.outcome()
+    if outcome is None:
+        return None
+    scores = list(st.scores())
+    winners = [i for i in outcome.winners if 0 <= i < len(names)]
+    game = getattr(st, "game", "")
+    detail = outcome.detail or ""
+    low = game == "undercut"
+    if game == "undercut":
+        reason = {"tie on score broken by fewest pips in hand (U-13)": _("tie broken by pips"),
+                  "tie on score and pips broken by fewest pieces in hand (U-13)": _("tie broken by pieces"),
+                  "shared win: tied on score, pips and pieces (U-13)": _("same pips and pieces")}.get(
+                      detail, "")
+        reason = _("lowest score wins") + (f" · {reason}" if reason else "")
+    elif game == "bag_of_ice":
+        target = getattr(st, "target", None)
+        reason = _("first to reach {n} points wins").format(n=target) if target else ""
+    elif game == "bottoms_up":
+        reason = _("highest score wins") + (" · " + _("ties share the win") if len(winners) > 1 else "")
+    else:
+        reason = ""
+    order = _ranked(scores, winners, low)
+    return {"title": _("Shared win") if len(winners) > 1 else _("Winner"),
+            "names": [names[i] for i in winners], "reason": reason, "order": order,
+            "mark": _("winner")}
+
+
+def _scores_at(st: State) -> tuple[int, ...]:
+    try:
+        return tuple(st.scores())
+    except Exception:
+        return ()
+
+
+def change_of(session, names: list[str]) -> dict[str, Any] | None:
+    """The last thing that changed the score or the turn's fate, as the device
+    makes it stand out: a score change (the seats and by how much), a Bag of Ice
+    bust (the device's BUST!, B-4, B-8), the end of an Undercut round, an undo
+    ("undone: ..."). It stays until the next such change; ``None`` before any."""
+    from .ui.moves import move_words
+    fold = session.fold
+    events = getattr(session, "events", [])
+    if events and events[-1].type == "undo":
+        undone = []
+        for e in reversed(events):  # the undo events at the end: one undo or a few in a row
+            if e.type != "undo":
+                break
+            undone.append(e.data.get("undoes"))
+        line = _undone_line(session, undone)
+        return {"kind": "undo", "seq": events[-1].seq, "text": _("undone: {move}").format(move=line),
+                "seats": [], "deltas": []}
+    ended = bool(session.finished or session.state.is_terminal())
+    n = len(fold.moves)
+    for k in range(n, max(0, n - SCAN_BACK), -1):
+        before, after, played = fold.states[k - 1], fold.states[k], fold.moves[k - 1]
+        if hidden_move(ended, played.text):
+            continue
+        sb, sa = _scores_at(before), _scores_at(after)
+        kind = ""
+        if getattr(after, "game", "") == "bag_of_ice" and len(getattr(after, "history", ())) > len(
+                getattr(before, "history", ())) and after.history[-1].bust:
+            kind = "bust"
+        elif sb != sa and len(sb) == len(sa):
+            kind = "score"
+        elif getattr(after, "game", "") == "undercut" and getattr(after, "round", 0) != getattr(before, "round", 0) \
+                and getattr(before, "round", 0):
+            kind = "round"
+        if not kind:
+            continue
+        words = move_words(before, played.move)
+        seats = [i for i in range(len(sa)) if i < len(sb) and sa[i] != sb[i]] if len(sa) == len(sb) else []
+        deltas = [sa[i] - sb[i] for i in seats]
+        if kind == "bust":
+            seat = after.history[-1].seat
+            lost = before.turn_score() if hasattr(before, "turn_score") else 0
+            text = _("BUST!") + " " + words
+            if lost:
+                text += " · " + ngettext("{n} point lost", "{n} points lost", lost).format(n=lost)
+            seats, deltas = ([seat] if seat is not None else []), []
+        elif kind == "round":
+            text = _("Round {n} is over.").format(n=before.round) + " " + words
+        else:
+            text = words + " · " + ", ".join(
+                f"{names[i] if i < len(names) else '?'} {d:+d}" for i, d in zip(seats, deltas))
+        return {"kind": kind, "seq": played.seq, "text": text, "seats": seats, "deltas": deltas}
+    return None
+
+
+SCAN_BACK = 400  # moves looked back for the last change (a Bag of Ice turn is a few dozen)
+
+
+def _undone_line(session, undone: list[Any]) -> str:
+    """The player decision the last undo took back, in words (the device's undo question)."""
+    from .ui.moves import move_words
+    by_seq = {e.seq: e for e in getattr(session, "events", []) if e.type == "move"}
+    first = min((s for s in undone if s in by_seq), default=None)
+    if first is None:
+        return "?"
+    text = by_seq[first].data.get("move", "")
+    if hidden_move(bool(session.finished or session.state.is_terminal()), text):
+        return _("Secret color drawn.")
+    st = session.state
+    try:
+        return move_words(st, st.parse_move(text))
+    except Exception:
+        return plain_text(text)
+
+
+def plain_text(text: str) -> str:
+    return str(text)
 
 
 def idle_view(seq: int) -> dict[str, Any]:
@@ -186,7 +431,7 @@ def idle_view(seq: int) -> dict[str, Any]:
             "result": None, "winners": [], "moves": [], "labels": labels(), "table": {}}
 
 
-def labels() -> dict[str, str]:
+def labels() -> dict[str, Any]:
     """The page's fixed words, in the device's language."""
     return {
         "scores": _("Scores"), "waiting": _("Now"), "moves": _("Last moves"), "history": _("History"),
@@ -196,21 +441,37 @@ def labels() -> dict[str, str]:
         "bust": _("Bust chance"), "advice": _("Advice"), "field": _("Field"), "stash": _("Stash"),
         "target": _("Target"), "live": _("live"), "offline": _("reconnecting…"), "over": _("Game over"),
         "downloads": _("Downloads"), "no_game": _("No game is being played."), "turn_of": _("to play"),
-        "secret": _("Secret colors stay hidden until the end (BU-3)."),
+        "secret": _("Secret colors stay hidden until the end."),
         "scoreboard": _("Scoreboard"),
         "expired": _("This address is no longer valid: scan the QR code on the device again."),
+        "gone": _("The device cannot be reached: the scores shown may be old."),
+        "full": _("Too many pages are open on this device: close one, this page tries again."),
+        "winner": _("winner"), "secret_color": _("secret color"),
+        "scored": _("Scored"), "win_bank": _("bank: win"), "win_draw": _("draw: win"),
+        "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
+        "changed": _("changed"), "place": _("place {n}"), "json": _("record (JSON lines)"),
+        "csv": _("scores (CSV)"), "png": _("score sheet (PNG)"), "tv": _("TV page"), "phone": _("Phone page"),
+        "pieces": piece_names(),
     }
 
 
 # ---------------------------------------------------------------- each game's table
 
 
-def _undercut(st: Any, ended: bool) -> dict[str, Any]:
+def combo_word(name: str) -> str:
+    """An Undercut combo's name as the device says it (TREE: ARBRE in French)."""
+    from .ui.moves import COMBO
+    return _(COMBO[name]) if name in COMBO else name
+
+
+def _undercut(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     j = st.to_json()
     full = j.get("level") == "full"
+    combos = j.get("combo_values") or {}
     return {
         "level": j.get("level"), "round": j.get("round"), "phase": j.get("phase"),
-        "combo_values": j.get("combo_values"), "end_triggered": j.get("end_triggered"),
+        "combo_values": combos, "combos": [{"name": combo_word(k), "value": v} for k, v in combos.items()],
+        "end_triggered": j.get("end_triggered"),
         "stacks": [{"name": s["name"], "pieces": list(s["pieces"]),
                     "bid": ({"seat": s["bid"]["seat"], "pieces": list(s["bid"]["pieces"]),
                              "pips": s["bid"]["pips"], "count": s["bid"]["count"]} if s.get("bid") else None)}
@@ -221,40 +482,97 @@ def _undercut(st: Any, ended: bool) -> dict[str, Any]:
     }
 
 
-def _bag_of_ice(st: Any, ended: bool) -> dict[str, Any]:
+def _bag_of_ice(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     j = st.to_json()
     out: dict[str, Any] = {
         "target": j.get("target"), "turn": j.get("turn"), "phase": j.get("phase"),
         "banked": list(j.get("totals", [])), "active": j.get("active_player"),
         "drawn": list(j.get("drawn", [])), "turn_total": j.get("turn_score"),
         "arrangement": j.get("arrangement"), "face": j.get("face"), "bag_count": j.get("bag_count"),
-        "bust_chance": None, "advice": None,
+        "bust_chance": None, "advice": None, "odds": None, "rolloff": _rolloff(st),
     }
     if not ended and str(j.get("phase")) in ("decide", "size") and st.active is not None:
-        # the odds the device's screen shows (B-9; B-10's winning bank)
-        from .games.boi_odds import advice_for
-        from .ui.bag_of_ice import HINT_WORD
-        adv = advice_for(st)
-        out["bust_chance"] = float(adv.bust_chance)
-        out["bust_percent"] = round(float(adv.bust_chance) * 100)
-        out["advice"] = _(HINT_WORD.get(adv.hint, adv.hint))
+        out.update(boi_odds_view(st, settings))
     return out
 
 
-def _bottoms_up(st: Any, ended: bool) -> dict[str, Any]:
+def _rolloff(st: Any) -> list[dict[str, Any]] | None:
+    """The roll-off's last round as the device shows it: each roll's pips (B-3)."""
+    rolls = getattr(st, "rolloff", None)
+    if not rolls:
+        return None
+    from .ui.words import pips_text
+    return [{"seat": seat, "pips": face.pips, "text": pips_text(face.pips)} for seat, face in rolls[-1]]
+
+
+def boi_odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
+    """What the device's Bag of Ice screen says before a decision, from the same code
+    (companion/ui/bag_of_ice.py, B-9 and B-10): the bust chance, the advice (to win the
+    game once the turn is solved for two players, else for the turn score), the chances
+    to win of banking and drawing, and on a two-size face each size's figures and the
+    size advised. Hints off (the ``boi_hints`` setting): no advice, as on the device."""
+    from .games import boi_win
+    from .games.boi_odds import advice_for
+    from .ui import bag_of_ice as ui
+    from .ui.words import size_word
+    adv = advice_for(st)
+    hints = getattr(settings, "boi_hints", True)
+    mode = getattr(settings, "boi_advice", "win")
+    win = None
+    if mode == "win" and boi_win.applies(st) and boi_win.is_solved(st):
+        win = boi_win.win_advice(st)
+    phase = str(getattr(st.phase, "value", st.phase))
+    out: dict[str, Any] = {"bust_chance": float(adv.bust_chance), "bust_percent": round(float(adv.bust_chance) * 100),
+                           "bust": ui.pct(adv.bust_chance), "to_win": win is not None, "advice": None,
+                           "win": None, "sizes": None, "size_advice": None}
+    if phase == "size" and st.face is not None:
+        out["sizes"] = [{"size": size_word(z), "bust": ui.pct(adv.per_size[z].bust_chance),
+                         "avg": ui.avg(adv.per_size[z].expected),
+                         "win": ui.pct(win.per_size[z]) if win is not None else None} for z in st.face.sizes]
+        if hints:
+            chosen = (win.size_choice if win is not None else adv.size_choice)[st.face]
+            out["size_advice"] = size_word(chosen)
+            out["advice"] = size_word(chosen)
+        return out
+    if win is not None:
+        out["win"] = {"bank": ui.pct(win.bank), "draw": ui.pct(win.draw)}
+    if hints:
+        out["advice"] = ui.hint_word(win.hint if win is not None else adv.hint)
+    return out
+
+
+def _bottoms_up(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     j = st.to_json()
+    secrets = list(j.get("secret_colors", [])) if ended else None
     return {
         "phase": j.get("phase"), "turn": j.get("turn"),
         "field": [{"label": s["label"], "pieces": list(s["pieces"])} for s in j.get("field", [])],
         "changed": list(j.get("changed", [])),
         "stash": dict(j.get("stash", {})), "stash_count": j.get("stash_count"),
         "destroyed_count": j.get("destroyed_count"),
-        # BU-3: the secret colors only once the game is over
-        "secret_colors": list(j.get("secret_colors", [])) if ended else None,
+        # BU-3: the secret colors only once the game is over, named as the device names them
+        "secret_colors": secrets,
+        "secret_words": [_color_words(c) for c in secrets] if secrets is not None else None,
         "breakdown": j.get("breakdown") if ended else None,
+        "scored": _scored(j.get("breakdown")) if ended and j.get("breakdown") else None,
     }
 
 
+def _color_words(color: Any) -> str:
+    from .pieces import Color
+    from .ui.words import color_word
+    try:
+        return color_word(Color.parse(str(color)))
+    except Exception:
+        return str(color or "?")
+
+
+def _scored(breakdown: list[list[dict[str, Any]]]) -> list[list[str]]:
+    """What each player scored for (BU-11), a line a stack: "A: red large, 3 points"."""
+    return [[_("{stack}: {piece}, {points}").format(
+        stack=g["label"], piece=piece_words(g["piece"]),
+        points=ngettext("{n} point", "{n} points", g["points"]).format(n=g["points"])) for g in seat]
+        for seat in breakdown]
 
 
 # ---------------------------------------------------------------- downloads
