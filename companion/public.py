@@ -446,10 +446,10 @@ def labels() -> dict[str, Any]:
         "expired": _("This address is no longer valid: scan the QR code on the device again."),
         "gone": _("The device cannot be reached: the scores shown may be old."),
         "full": _("Too many pages are open on this device: close one, this page tries again."),
-        "winner": _("winner"), "secret_color": _("secret color"),
+        "winner": _("winner"),
         "scored": _("Scored"), "win_bank": _("bank: win"), "win_draw": _("draw: win"),
         "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
-        "changed": _("changed"), "place": _("place {n}"), "json": _("record (JSON lines)"),
+        "json": _("record (JSON lines)"),
         "csv": _("scores (CSV)"), "png": _("score sheet (PNG)"), "tv": _("TV page"), "phone": _("Phone page"),
         "pieces": piece_names(),
     }
