@@ -16,14 +16,13 @@ from companion.session import Session
 from companion.web import Board, WebApp, new_secret
 
 
-def play(j: Journal, game: str, setup: dict[str, Any], seed: int = 5, *, steps: int = 2000,
-         until_over: bool = True) -> Session:
-    """A session of ``game`` played with random legal moves (to its end by default)."""
+def play(j: Journal, game: str, setup: dict[str, Any], seed: int = 5, *, moves: int = 5000) -> Session:
+    """A session of ``game`` played with random legal moves: ``moves`` of them, or to its end."""
     s = Session.start(j, game, setup, random.Random(seed))
     pick = random.Random(seed + 1)
-    for _ in range(steps):
+    for _ in range(moves):
         st = s.state
-        if st.is_terminal() or not until_over and _ > steps:
+        if st.is_terminal():
             break
         if st.current_player != CHANCE:
             s.play(pick.choice(list(st.legal_moves())))

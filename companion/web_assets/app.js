@@ -76,19 +76,20 @@
     return box;
   }
 
-  function row(dl, term, value) {
+  // A fact as "term value" (a list item each: it wraps as a whole on a narrow screen).
+  function row(list, term, value) {
     if (value === null || value === undefined || value === "") return;
-    const div = el("div");
-    div.appendChild(el("dt", "", term));
-    const dd = el("dd");
-    if (value instanceof Node) dd.appendChild(value); else dd.textContent = String(value);
-    div.appendChild(dd);
-    dl.appendChild(div);
+    const li = el("li");
+    li.appendChild(el("span", "term", term));
+    const val = el("span", "value");
+    if (value instanceof Node) val.appendChild(value); else val.textContent = String(value);
+    li.appendChild(val);
+    list.appendChild(li);
   }
 
   function undercut(t, v) {
     const box = document.createDocumentFragment();
-    const dl = el("dl", "facts");
+    const dl = el("ul", "facts");
     row(dl, labels.round, t.round);
     if (t.end_triggered) row(dl, labels.end, "✓");
     row(dl, labels.bag, t.bag_count);
@@ -137,7 +138,7 @@
 
   function bagOfIce(t, v) {
     const box = document.createDocumentFragment();
-    const dl = el("dl", "facts");
+    const dl = el("ul", "facts");
     row(dl, labels.target, t.target);
     if (t.drawn && t.drawn.length) row(dl, labels.drawn, pieces(t.drawn));
     if (t.active !== null && t.active !== undefined && t.phase !== "over") row(dl, labels.turn, t.turn_total);
@@ -183,7 +184,7 @@
     const changed = new Set(t.changed || []);
     (t.field || []).forEach((s) => field.appendChild(stack(s.label, s.pieces, changed.has(s.label))));
     box.appendChild(field);
-    const dl = el("dl", "facts");
+    const dl = el("ul", "facts");
     row(dl, labels.stash, t.stash_count);
     box.appendChild(dl);
     if (!t.secret_colors) box.appendChild(el("p", "note", labels.secret));
@@ -353,6 +354,7 @@
     };
     port.start();
     addEventListener("pagehide", () => port.postMessage({ type: "bye" }));
+    document.body.dataset.stream = "shared";
     return true;
   }
 
@@ -380,8 +382,10 @@
     };
     bc.postMessage({ type: "hello" });
     fetch(base + "state.json", { cache: "no-store" }).then((r) => (r.ok ? r.text().then(onState) : r.status === 404 && expired()), () => {});
+    document.body.dataset.stream = "follower";
     navigator.locks.request("scoreboard" + base, () => new Promise(() => {
       leader = true;  // held until this tab goes: the next tab then takes the stream
+      document.body.dataset.stream = "leader";
       ownStream((data, kind) => bc.postMessage(kind === "gone" ? { type: "gone" } : { type: "state", data: data }));
     }));
     return true;
@@ -395,6 +399,6 @@
     ask();
   }
 
-  if (!viaWorker() && !viaLeader()) ownStream();
+  if (!viaWorker() && !viaLeader()) { document.body.dataset.stream = "own"; ownStream(); }
   wakeLock();
 })();
