@@ -28,6 +28,7 @@ view translates or computes a rule of its own.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .engine import CHANCE, TERMINAL, State
@@ -297,8 +298,13 @@ def piece_words(code: str) -> str:
 
 def piece_names() -> dict[str, str]:
     """Every piece code in words (``piece_words``), for the page's pieces."""
+    return dict(_piece_names(current_language()))
+
+
+@lru_cache(maxsize=8)
+def _piece_names(lang: str) -> tuple[tuple[str, str], ...]:
     from .pieces import Color, Size
-    return {c.letter + z.letter: piece_words(c.letter + z.letter) for c in Color for z in Size}
+    return tuple((c.letter + z.letter, piece_words(c.letter + z.letter)) for c in Color for z in Size)
 
 
 def _ranked(scores: list[int], winners: list[int], low_wins: bool) -> list[int]:
@@ -365,7 +371,15 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
                 "seats": [], "deltas": []}
     ended = bool(session.finished or session.state.is_terminal())
     n = len(fold.moves)
-    for k in range(n, max(0, n - SCAN_BACK), -1):
+    # the moves already looked at, when none was a change since (a Bottoms Up game scores only
+    # at its end: without this every press would look back SCAN_BACK moves)
+    seen = _SCANNED.get(session.id)
+    low = max(0, n - SCAN_BACK)
+    if seen is not None and seen[2] == ended and 0 < seen[0] <= n and fold.moves[seen[0] - 1] is seen[1]:
+        if seen[3] is None:
+            low = max(low, seen[0])
+    _SCANNED[session.id] = (n, fold.moves[-1] if n else None, ended, None)
+    for k in range(n, low, -1):
         before, after, played = fold.states[k - 1], fold.states[k], fold.moves[k - 1]
         if hidden_move(ended, played.text):
             continue
@@ -396,10 +410,12 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
         else:
             text = words + " · " + ", ".join(
                 f"{names[i] if i < len(names) else '?'} {d:+d}" for i, d in zip(seats, deltas))
+        _SCANNED[session.id] = (n, fold.moves[-1], ended, k)
         return {"kind": kind, "seq": played.seq, "text": text, "seats": seats, "deltas": deltas}
     return None
 
 
+_SCANNED: dict[Any, tuple[int, Any, bool, int | None]] = {}  # session id: (moves, last move, ended, change)
 SCAN_BACK = 400  # moves looked back for the last change (a Bag of Ice turn is a few dozen)
 
 
@@ -432,7 +448,12 @@ def idle_view(seq: int) -> dict[str, Any]:
 
 
 def labels() -> dict[str, Any]:
-    """The page's fixed words, in the device's language."""
+    """The page's fixed words, in the device's language (made once a language)."""
+    return _labels(current_language())
+
+
+@lru_cache(maxsize=8)
+def _labels(lang: str) -> dict[str, Any]:
     return {
         "scores": _("Scores"), "waiting": _("Now"), "moves": _("Last moves"), "history": _("History"),
         "round": _("Round"), "combos": _("Combo values"), "end": _("End of the game triggered"),
