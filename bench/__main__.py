@@ -26,13 +26,15 @@ Figures (keys of the JSON object):
                                   answers, the median and 99th percentile seconds
   peak_rss_mb        peak resident memory of a process playing a whole session
   web_update_p95_ms, web_load_event_cpu_ratio, web_rss_extra_mb, web_secret_leaks,
-  web_clients_held, web_load_events_lost, web_load_frames_late, web_load_updates_late
+  web_clients_held, web_load_events_lost, web_load_frames_late, web_load_updates_late,
+  web_open_page_stale
                      the scoreboard page (issue 32, bench/web.py): a press to the page's
                      DOM in headless Chromium; the presses' event CPU p99 under load (50
                      streams, 200 requests/s) over without; the memory the server and 20
                      streams add; responses giving a secret away; streams held while the
                      presses stay on time; under the load, streams that missed the last
-                     state, frames later than 100 ms, updates later than 0.5 s
+                     state, frames later than 100 ms, updates later than 0.5 s; open pages
+                     that still differ from a fresh page 1 s after a press (issue 37)
 
 A figure that cannot be measured in this version is printed as "n/a" and
 written as null.
@@ -372,6 +374,7 @@ GOALS = {
     "web_update_p95_ms": ("<=", 50), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 20),
     "web_secret_leaks": ("<=", 0), "web_clients_held": (">=", 32), "web_load_events_lost": ("<=", 0),
     "web_load_frames_late": ("<=", 0), "web_load_updates_late": ("<=", 0),
+    "web_open_page_stale": ("<=", 0),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
         "bus_bytes_ratio_to_ideal",
@@ -383,7 +386,7 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "presses_bu_place_mean",
         "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
         "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
-        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late"]
+        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale"]
 
 
 def meets(v: float, goal: tuple[str, float]) -> bool:
@@ -569,6 +572,7 @@ def report(fig: dict, quick: bool) -> str:
         "shared machine does not count.",
         bu_note(fig),
         __import__("bench.web", fromlist=["note"]).note(fig),
+        __import__("bench.stale", fromlist=["note"]).note(fig),
         "* **Bag of Ice win advice** (B-10): `boi_win_turn_ms` is the 99th percentile of solving one "
         "two-player turn for the win from the packaged table, in plain Python as on the device, over "
         "random needs and the largest ones (a game's first turn, needs of 100); the device does it on a "

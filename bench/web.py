@@ -103,6 +103,8 @@ class Plan:
     rss_runs: int
     load_streams: int = LOAD_STREAMS
     load_rps: int = LOAD_RPS
+    stale_presses: int = 160          # seeded keys after each game's tour (web_open_page_stale)
+    stale_games: tuple[str, ...] | None = None  # None: every game
     notes: list[str] = field(default_factory=list)
 
 
@@ -132,6 +134,7 @@ def plan(quick: bool) -> Plan:
         leak_every=15 if quick else 5,
         rss_quick=quick,
         rss_runs=1 if quick else 3,
+        stale_presses=40 if quick else 160,
         notes=["quick: each pass under load lasts 8 s, not the issue's 30 s"] if quick else [])
 
 
@@ -214,7 +217,7 @@ class _Load:
                 buf += piece
                 while b"\n\n" in buf:
                     event, buf = buf.split(b"\n\n", 1)
-                    m = re.search(rb"^id: (\d+)$", event, re.M)
+                    m = re.search(rb"^id: (\d+)(?:-[0-9a-f]+)?$", event, re.M)
                     if m:
                         self.seen[i].append((int(m.group(1)), time.monotonic()))
                         if not got_first:
@@ -390,12 +393,12 @@ class Meter:
             if key is None:
                 return step(key)
             put, put_epoch = self._puts.popleft() if self._puts else (time.monotonic(), time.time())
-            before = board.snapshot()[0] if board is not None else None
+            before = seq_of(board.snapshot()[0]) if board is not None else None
             c0 = time.thread_time()
             step(key)
             cpu = time.thread_time() - c0
             done = time.monotonic()
-            after = board.snapshot()[0] if board is not None else None
+            after = seq_of(board.snapshot()[0]) if board is not None else None
             self.presses.append(Press(cpu * 1000, (done - put) * 1000, put, put_epoch,
                                       after if after != before else None))
         table.loop.step = timed
@@ -437,6 +440,11 @@ def fresh_menu(app, settings=None) -> None:
         app.save_settings(settings)
     app.home()
 
+
+
+def seq_of(tag: str) -> int:
+    """The journal's seq in a page's id (``companion.web.view_tag``: "SEQ-DIGEST")."""
+    return int(str(tag).split("-", 1)[0])
 
 def play_scripts(meter: Meter, scripts: list[list[str]], interval: float) -> list[Press]:
     settings = meter.table.app.settings
@@ -519,7 +527,7 @@ def measure_load(p: Plan, folder: str) -> dict[str, Any]:
             with LoadClient(t.url, streams=p.load_streams, rps=p.load_rps, seconds=p.load_seconds) as lc:
                 lc.ready()
                 presses = play_scripts(m, p.scripts, interval)
-                final = t.page.board.snapshot()[0]
+                final = seq_of(t.page.board.snapshot()[0])
                 time.sleep(1.0)  # the last update reaches the streams
                 res = lc.stop()
         loaded.append([x.cpu_ms for x in presses])
@@ -611,7 +619,7 @@ def _held_step(p: Plan, folder: str, n: int) -> dict[str, Any]:
             with LoadClient(t.url, streams=n, rps=0, seconds=MAX_SECONDS) as lc:
                 opened = min(opened, lc.ready())
                 presses = play_scripts(m, [p.held_script], interval)
-                final = t.page.board.snapshot()[0]
+                final = seq_of(t.page.board.snapshot()[0])
                 time.sleep(0.6)
                 res = lc.stop()
             _streams_gone(t)
@@ -714,7 +722,7 @@ class _SSE:
                 while b"\n\n" in buf:
                     event, buf = buf.split(b"\n\n", 1)
                     text = event.decode("utf-8", "replace")
-                    m = re.search(r"^id: (\d+)$", text, re.M)
+                    m = re.search(r"^id: (\d+)(?:-[0-9a-f]+)?$", text, re.M)
                     self.events.append((int(m.group(1)) if m else -1, text))
         except (OSError, ValueError):
             pass
@@ -897,6 +905,8 @@ def measure_web(quick: bool, p: Plan | None = None) -> dict[str, Any]:
         ("load", lambda d: measure_load(p, d)),
         ("streams held", lambda d: measure_held(p, d)),
         ("memory", lambda d: measure_rss(p)),
+        ("open pages", lambda d: __import__("bench.stale", fromlist=["measure"]).measure(
+            d, games=p.stale_games, presses=p.stale_presses)),
     ]
     for name, fn in steps:
         t0 = time.perf_counter()
@@ -975,7 +985,7 @@ def tiny_plan() -> Plan:
     return replace(plan(True), scripts=[keys], load_seconds=1.5, load_repeats=1, held_levels=[4],
                    held_script=keys, held_repeats=1, browser_scripts=[keys], browser_interval_s=0.05,
                    leak_games=[LEAK_GAMES[2], LEAK_GAMES[4]], leak_every=40, rss_quick=True, rss_runs=1,
-                   load_streams=8, load_rps=50, notes=["tiny"])
+                   load_streams=8, load_rps=50, stale_presses=5, stale_games=("bag_of_ice",), notes=["tiny"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -207,6 +207,7 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
         "version": VERSION,
         "seq": session.last_seq,
         "lang": current_language(),
+        "playing": True,  # the device's screen plays this session (False: between games, V-4)
         "session": {"id": session.id, "number": number if number is not None else session.id,
                     "game": session.game, "title": _(title_of(session.game)), "over": ended},
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
@@ -440,11 +441,19 @@ def plain_text(text: str) -> str:
     return str(text)
 
 
-def idle_view(seq: int) -> dict[str, Any]:
-    """The projection when no session is being played (the main menu)."""
-    return {"version": VERSION, "seq": seq, "lang": current_language(), "session": None, "players": [],
-            "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
-            "result": None, "winners": [], "moves": [], "labels": labels(), "table": {}}
+def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The projection when no session is being played (the main menu), RULINGS V-4:
+    what a view opened at this moment shows. ``last``: the view of the game the
+    device just left; if that game was over, its final result stays, marked as
+    finished (``playing`` false, nobody to act), until another game starts. A game
+    left unfinished (kept for later, or ended early) is not shown."""
+    if last is not None and last.get("session") and last["session"].get("over"):
+        return {**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                "waiting": _("No game is being played."), "lang": current_language(), "labels": labels()}
+    return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
+            "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
+            "result": None, "winners": [], "end": None, "change": None, "moves": [], "labels": labels(),
+            "table": {}}
 
 
 def labels() -> dict[str, Any]:
@@ -461,6 +470,7 @@ def _labels(lang: str) -> dict[str, Any]:
         "banked": _("Banked"), "turn": _("This turn"), "drawn": _("Drawn"), "face": _("Die"),
         "bust": _("Bust chance"), "advice": _("Advice"), "field": _("Field"), "stash": _("Stash"),
         "target": _("Target"), "live": _("live"), "offline": _("reconnecting…"), "over": _("Game over"),
+        "finished": _("finished"),
         "downloads": _("Downloads"), "no_game": _("No game is being played."), "turn_of": _("to play"),
         "secret": _("Secret colors stay hidden until the end."),
         "scoreboard": _("Scoreboard"),

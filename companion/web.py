@@ -22,6 +22,7 @@ restarts) is ``hardware/web_server.py``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import secrets as _secrets
@@ -34,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
 from . import public
+from .i18n import language
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -73,21 +75,36 @@ def valid_secret(text: str) -> bool:
     return bool(SECRET_RE.match(text or ""))
 
 
+def view_tag(seq: int, text: str) -> str:
+    """The id of what a page shows: the journal's seq and a digest of the projection's
+    text. Anything that changes the page (a move, leaving a game, the language, V-4)
+    changes it, even when the journal's seq does not move (issue 37)."""
+    return f"{seq}-{hashlib.blake2b(text.encode('utf-8'), digest_size=6).hexdigest()}"
+
+
 class Board:
     """The latest public projection, published by the app loop, read by the server.
 
     ``publish`` runs on the loop's thread and costs a tuple comparison when
-    the journal did not move. ``snapshot()`` is ``(seq, json_text)``;
-    ``listen(fn)`` calls ``fn()`` (from the loop's thread: it must only hand
-    over, e.g. ``loop.call_soon_threadsafe``) after each new snapshot."""
+    nothing the page shows moved. ``snapshot()`` is ``(tag, json_text)``, where
+    ``tag`` (``view_tag``) identifies the text: the stream's event id and the
+    projection's ETag. ``listen(fn)`` calls ``fn()`` (from the loop's thread: it
+    must only hand over, e.g. ``loop.call_soon_threadsafe``) after each new snapshot.
+
+    Between games (RULINGS V-4) every page shows what a page opened then shows:
+    the main menu's view, which keeps the last game's final result, marked as
+    finished, if the device left a game that was over (``public.idle_view``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._key: Any = None
-        self._snap: tuple[int, str] = (0, json.dumps(public.idle_view(0), ensure_ascii=False))
+        self._seq = 0
+        text = json.dumps(public.idle_view(0), ensure_ascii=False, separators=(",", ":"))
+        self._snap: tuple[str, str] = (view_tag(0, text), text)
         self._listeners: list[Callable[[], None]] = []
+        self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
 
-    def snapshot(self) -> tuple[int, str]:
+    def snapshot(self) -> tuple[str, str]:
         with self._lock:
             return self._snap
 
@@ -102,14 +119,16 @@ class Board:
         return stop
 
     def publish(self, app) -> bool:
-        """Make the projection of the session being played, if the journal moved
-        since the last one (or the session or the language changed). True if it did."""
-        from .i18n import language
+        """Make the projection of what the device's screen plays, if anything the page
+        shows moved since the last one: the journal, the session shown, its end, the
+        language, or leaving the game (V-4). True if it did."""
         s = public.session_of(app)
         if s is not None:
+            self._last = s
             key: Any = (s.id, s.last_seq, bool(s.finished), language(), public.view_key(app, s))
-        else:  # the main menu: its view changes only with the language
-            key = ("idle", language())
+        else:  # the main menu: its view changes with the language and the game left
+            last = self._last
+            key = ("idle", language(), None if last is None else (last.id, last.last_seq))
         if key == self._key:
             return False
         if s is not None:
@@ -117,17 +136,25 @@ class Board:
                                screen=key[-1][0])
             seq = view["seq"]
         else:
-            seq = self._snap[0]
-            view = public.idle_view(seq)
+            seq = self._seq
+            last = self._last
+            # only a game played to its end keeps its result (V-4); one ended early or left
+            # unfinished has none to keep
+            kept = (public.view(last, number=getattr(last, "number", None))
+                    if last is not None and last.state.is_terminal() else None)
+            view = public.idle_view(seq, kept)
         self.set(seq, view, key=key)
         return True
 
     def set(self, seq: int, view: dict[str, Any], *, key: Any = None) -> None:
         text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+        snap = (view_tag(seq, text), text)
         with self._lock:
             self._key = key
-            self._snap = (seq, text)
-            listeners = list(self._listeners)
+            self._seq = seq
+            changed = snap != self._snap
+            self._snap = snap
+            listeners = list(self._listeners) if changed else []
         for fn in listeners:
             try:
                 fn()
@@ -269,8 +296,8 @@ class WebApp:
             return Response(self._files[rest[7:]], media_type=ASSETS[rest[7:]],
                             headers={"Cache-Control": "no-cache"})
         if rest == "state.json":
-            seq, text = self.board.snapshot()
-            return Response(text, media_type="application/json", headers={"ETag": f'"{seq}"', **NO_STORE})
+            tag, text = self.board.snapshot()
+            return Response(text, media_type="application/json", headers={"ETag": f'"{tag}"', **NO_STORE})
         if rest == "events":
             return self._stream(request)
         if rest == "history.json":
@@ -294,12 +321,13 @@ class WebApp:
             yield f"retry: {RETRY_MS}\n\n"
             sent = last
             while generation == self.generation:
-                seq, text = self.board.snapshot()
-                if str(seq) != sent or not sent:
-                    # an update carries the journal's seq: a reconnect (Last-Event-ID) resumes
-                    # from it, and gets the newest state at once if it missed any
-                    yield f"id: {seq}\nevent: state\ndata: {text}\n\n"
-                    sent = str(seq)
+                tag, text = self.board.snapshot()
+                if tag != sent:
+                    # an update's id is the tag of what the page shows (the journal's seq and
+                    # the text's digest, issue 37): a reconnect (Last-Event-ID) gets the
+                    # newest state at once if the page missed any, whatever changed
+                    yield f"id: {tag}\nevent: state\ndata: {text}\n\n"
+                    sent = tag
                 changed = self._changed
                 assert changed is not None
                 try:
@@ -325,7 +353,7 @@ class WebApp:
 
     async def _history(self) -> Response:
         from .export import session_summary
-        from .i18n import _, language
+        from .i18n import _
 
         def read(j) -> list[dict[str, Any]]:
             out = []

@@ -19,7 +19,8 @@ def figures():
 
 
 def test_every_contract_key_is_measured_and_in_the_table(figures):
-    for k in CONTRACT + ["web_load_events_lost", "web_load_frames_late", "web_load_updates_late"]:
+    for k in CONTRACT + ["web_load_events_lost", "web_load_frames_late", "web_load_updates_late",
+                         "web_open_page_stale"]:
         assert k in figures, k
         assert k in main.KEYS and k in main.GOALS, k
         assert k in main.table(figures)
@@ -30,6 +31,10 @@ def test_every_contract_key_is_measured_and_in_the_table(figures):
     assert figures["web_rss_with_mb"] > 0 and figures["web_rss_without_mb"] > 0
     assert figures["web_load_requests"] > 0 and figures["web_load_request_errors"] == 0
     assert "The scoreboard page" in main.report(figures, True)
+    assert "Open pages tell the truth" in main.report(figures, True)
+    if figures["web_open_page_stale"] is not None:  # a browser here (issue 37)
+        assert figures["web_open_page_stale"] == 0, figures.get("web_open_page_examples")
+        assert figures["web_open_page_presses"] > 40
 
 
 def test_no_response_gives_a_secret_away_and_the_search_sees_them(figures):

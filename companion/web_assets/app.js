@@ -264,9 +264,12 @@
     other.href = tv ? "./" : "tv";
     if (!tv) $("tv-address").textContent = location.origin + base + "tv";
     const s = v.session;
-    const title = s ? `${s.title} #${s.number}` : (labels.scoreboard || "Pyramid Table Companion");
+    // between games (V-4) the last game's final result may stay, marked as finished
+    const finished = s && v.playing === false ? ` (${labels.finished || "finished"})` : "";
+    const title = s ? `${s.title} #${s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
     $("title").textContent = title;
     document.title = title;
+    document.body.classList.toggle("finished", !!finished);
     $("waiting").textContent = v.waiting;
     const end = v.end;
     const banner = $("end");
@@ -302,6 +305,9 @@
   function status(st) {
     state = st;
     const badge = $("status");
+    // the badge's words come with the first state, in the device's language: until
+    // then it keeps its neutral "…" (a French page never says "live" first)
+    if (!labels.live) { badge.className = "status " + (st === "on" ? "on" : "off"); return; }
     const words = { on: labels.live || "live", off: labels.offline || "reconnecting…", gone: labels.offline || "…",
       expired: "✗", full: "…", wait: "…" };
     badge.textContent = words[st] || "…";
@@ -322,7 +328,7 @@
 
   setInterval(() => { if (offSince && (state === "off" || state === "gone")) connected(false); }, 1000);
 
-  function onState(text) { connected(true); render(JSON.parse(text)); }
+  function onState(text) { render(JSON.parse(text)); connected(true); }
 
   function expired() { status("expired"); }
 
