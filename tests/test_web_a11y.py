@@ -285,3 +285,70 @@ def test_without_shared_workers_a_leader_tab_holds_the_one_stream(tmp_path):
         _tabs_follow(d, 8, no_shared_worker=True)
     finally:
         d.quit()
+
+
+# ---------------------------------------------------------------- connection states, the history
+
+
+def _text(d, id_: str) -> str:
+    return d.execute_script(f"const e = document.getElementById('{id_}'); return e.hidden ? '' : e.textContent;")
+
+
+def _until(fn, timeout: float = 15) -> None:
+    end = time.monotonic() + timeout
+    while not fn():
+        assert time.monotonic() < end, "not in time"
+        time.sleep(0.1)
+
+
+def test_an_expired_address_says_so_and_not_reconnecting(browser, table):
+    s, board, srv = table("bag_of_ice", 2, 10)
+    viewport(browser, 390, 844)
+    v = load(browser, srv.url, board)
+    srv.app.renew("A" * 16 + "renewedsecret")
+    _until(lambda: _text(browser, "conn") == v["labels"]["expired"])
+    assert "reconnecting" not in _text(browser, "status")
+    assert "stale" in browser.execute_script("return document.body.className")
+
+
+def test_a_page_past_the_client_limit_says_so(browser, table):
+    s, board, srv = table("bag_of_ice", 2, 10)
+    srv.app.max_clients = 0  # every stream is refused (503)
+    viewport(browser, 390, 844)
+    browser.get(srv.url)
+    v = json.loads(board.snapshot()[1])
+    _until(lambda: _text(browser, "conn") == v["labels"]["full"])
+    assert browser.execute_script("return document.body.dataset.seq") == str(v["seq"])  # the state, once
+
+
+def test_a_gone_device_dims_the_page(browser, table):
+    s, board, srv = table("bag_of_ice", 2, 10)
+    viewport(browser, 390, 844)
+    v = load(browser, srv.url, board)
+    srv.close()  # the device is gone (unplugged, out of the Wi-Fi)
+    _until(lambda: "reconnecting" in _text(browser, "status"), 10)
+    _until(lambda: "stale" in browser.execute_script("return document.body.className"), 20)
+    assert _text(browser, "conn") == v["labels"]["gone"]
+
+
+def test_the_history_shows_scores_and_follows_the_journal(browser, tmp_path):
+    from tests.web_util import finished
+    j = Journal(str(tmp_path / "h.db"))
+    s = finished(j, "bag_of_ice", {"players": ["Ann", "Bob"]}, 5)
+    board = Board()
+    publish(board, s)
+    srv = Served(board, j.path)
+    try:
+        viewport(browser, 390, 844)
+        browser.get(srv.url + "history")
+        wait_games(browser)
+        text = browser.execute_script("return document.getElementById('games').innerText")
+        assert f"Ann {s.state.scores()[0]}" in text and f"Bob {s.state.scores()[1]}" in text
+        links = browser.execute_script(
+            "return [...document.querySelectorAll('#games a')].map(a => [a.textContent, a.getAttribute('download')])")
+        assert ["record (JSON lines)", "bag-of-ice-1.jsonl"] in links
+        play(j, "undercut", {"players": ["Cy", "Di", "Eve"]}, 3, moves=5)  # a new game in the journal
+        _until(lambda: browser.execute_script("return document.body.dataset.games") == "2", 15)
+    finally:
+        srv.close()
+        j.close()

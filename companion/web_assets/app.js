@@ -337,9 +337,8 @@
   function refused(again) {
     fetch(base + "state.json", { cache: "no-store" }).then((r) => {
       if (r.status === 404) { expired(); return; }
-      if (r.ok) r.text().then(onState);
-      status("full");
-      setTimeout(again, 5000);
+      const full = () => { status("full"); setTimeout(again, 5000); };
+      if (r.ok) r.text().then((text) => { onState(text); full(); }, full); else full();
     }, () => { connected(false); setTimeout(again, 3000); });
   }
 
