@@ -46,9 +46,11 @@ def qr_matrix(text: str) -> list[list[bool]]:
 
 def qr_layout(n: int, height: int = HEIGHT) -> tuple[int, int]:
     """(pixels a module, quiet-zone modules) for an ``n``-module code in ``height`` pixels:
-    the largest module first, then the widest quiet zone (at least one module)."""
-    for scale in (3, 2, 1):
-        for quiet in (4, 2, 1):
+    the standard's quiet zone of 4 modules (ISO/IEC 18004) at the largest module that
+    fits; only a code too large for it gets a narrower one (issue 37: 1 module was not
+    enough for some phones' readers)."""
+    for quiet in (4, 2, 1):
+        for scale in (3, 2, 1):
             if (n + 2 * quiet) * scale <= height:
                 return scale, quiet
     return 1, 0
