@@ -2,8 +2,9 @@
 the OLED, with the address in text beside it, and a new address on demand.
 
 The QR code is drawn by segno at error level L, version as small as the
-address allows (3 for an IPv4 address: 29 modules), two pixels a module on a
-lit quiet zone, so a phone scans it from the 1.3-inch panel at about 10 cm.
+address allows (3 for an IPv4 address: 29 modules), on a lit quiet zone of
+the standard's 4 modules (issue 37), at the largest module that fits the
+64-pixel panel with it (one pixel for a version-3 code).
 The address is written beside it, broken where it reads well (after the
 dots, the port, and in the secret), so it can be typed too.
 
