@@ -433,8 +433,16 @@ def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(t
     lines = address_lines(url, (128 - size - 2) // 6)
     assert "".join(lines) == url.split("://")[1] and all(len(x) <= 14 for x in lines)
     assert lines[0] == "192.168.100."
+    # OK > TV page: the TV page's address and its code (issue 37: a TV's remote or camera)
+    app.handle(Key.OK)
+    app.handle(Key.OK)                 # TV page
+    tv = app.top
+    assert isinstance(tv, JoinScreen) and tv.address == url + "tv" and tv._matrix == qr_matrix(url + "tv")
+    app.handle(Key.BACK)
+    assert app.top is screen
     # OK > New address > confirm: renewed, and the code follows
     app.handle(Key.OK)
+    app.handle(Key.DOWN)
     app.handle(Key.OK)                 # New address
     app.handle(Key.RIGHT)              # the confirm box's Yes
     app.handle(Key.OK)

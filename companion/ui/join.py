@@ -91,10 +91,13 @@ def draw_qr(c: Canvas, matrix: list[list[bool]], x: int = 0, y: int = 0, height:
 
 
 class JoinScreen(Screen):
-    """The page's address: QR code left, text right. OK: a new address; BACK: back."""
+    """The page's address: QR code left, text right. OK: the TV page's address (its QR
+    code, for a TV's camera or to type it with a remote, issue 37) or a new address;
+    BACK: back. ``tv``: this screen shows the TV page's address (``.../tv``)."""
 
-    def __init__(self) -> None:
-        self.title = _("Scoreboard page")
+    def __init__(self, tv: bool = False) -> None:
+        self.title = _("TV page") if tv else _("Scoreboard page")
+        self.tv = tv
         self.address: str | None = None
         self.problem = ""
         self._matrix: list[list[bool]] | None = None
@@ -103,6 +106,8 @@ class JoinScreen(Screen):
     def on_show(self, app: "App") -> None:
         link: PageLink | None = getattr(app, "web", None)
         self.address = link.address if link is not None else None
+        if self.tv and self.address:
+            self.address = self.address.rstrip("/") + "/tv"
         self.problem = (link.problem if link is not None
                         else _("The page is off. Turn it on with the setting web = \"auto\" (docs/config.md)."))
         if self.address != self._for:
@@ -133,6 +138,7 @@ class JoinScreen(Screen):
                 app.pop()
                 return
             app.push(Menu(self.title, [
+                *([] if self.tv else [Item(_("TV page"), lambda a: (a.pop(), a.push(JoinScreen(tv=True))))]),
                 Item(_("New address"), lambda a: (a.pop(), a.push(Confirm(
                     _("A new address ends every open page; the table scans the new code."),
                     lambda b: self._renew(b, link), yes=_("New address"), title=_("New address"))))),
