@@ -352,3 +352,16 @@ def test_the_history_shows_scores_and_follows_the_journal(browser, tmp_path):
     finally:
         srv.close()
         j.close()
+
+
+def test_the_phone_page_takes_two_columns_on_a_wide_screen(browser, table):
+    s, board, srv = table("undercut", 4, 40)
+    side = "const r = (id) => document.getElementById(id).getBoundingClientRect(); return [r('scores-box').left, r('table').left, r('scores-box').top, r('table').top];"
+    viewport(browser, 1280, 800)
+    load(browser, srv.url, board)
+    scores_left, table_left, scores_top, table_top = browser.execute_script(side)
+    assert table_left > scores_left + 300 and abs(table_top - scores_top) < 5  # side by side
+    viewport(browser, 390, 844)
+    load(browser, srv.url, board)
+    scores_left, table_left, scores_top, table_top = browser.execute_script(side)
+    assert table_left == scores_left and table_top > scores_top  # one column on a phone
