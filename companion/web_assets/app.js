@@ -365,11 +365,12 @@
 
   function ownStream(onMessage) {
     const es = new EventSource(base + "events");
-    es.addEventListener("open", () => connected(true));
+    es.addEventListener("open", () => { connected(true); if (onMessage) onMessage(null, "on"); });
     es.addEventListener("state", (e) => { onState(e.data); if (onMessage) onMessage(e.data); });
     es.addEventListener("gone", () => { es.close(); expired(); if (onMessage) onMessage(null, "gone"); });
     es.addEventListener("error", () => {
       connected(false);
+      if (onMessage) onMessage(null, "off");
       if (es.readyState === EventSource.CLOSED) refused(() => ownStream(onMessage));
     });
     return es;
@@ -384,6 +385,7 @@
       if (leader) { if (m.type === "hello" && lastView) bc.postMessage({ type: "state", data: JSON.stringify(lastView) }); return; }
       if (m.type === "state") onState(m.data);
       else if (m.type === "gone") expired();
+      else if (m.type === "status") connected(m.on);
     };
     bc.postMessage({ type: "hello" });
     fetch(base + "state.json", { cache: "no-store" }).then((r) => (r.ok ? r.text().then(onState) : r.status === 404 && expired()), () => {});
@@ -391,7 +393,8 @@
     navigator.locks.request("scoreboard" + base, () => new Promise(() => {
       leader = true;  // held until this tab goes: the next tab then takes the stream
       document.body.dataset.stream = "leader";
-      ownStream((data, kind) => bc.postMessage(kind === "gone" ? { type: "gone" } : { type: "state", data: data }));
+      ownStream((data, kind) => bc.postMessage(kind === "gone" ? { type: "gone" }
+        : kind ? { type: "status", on: kind === "on" } : { type: "state", data: data }));
     }));
     return true;
   }
