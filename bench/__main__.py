@@ -51,42 +51,20 @@ import sys
 import tempfile
 import time
 
+from bench.bus import BusMeter
+from bench.scripts import long_session_events
+from bench.walks import percentile, scripted_keys, ui_events
+from companion import i18n
+from companion.config import Settings
+from companion.io import Key
+from companion.journal import Journal
+from companion.session import Session
+from companion.ui.app import App
+from companion.ui.bottoms_up import presses_for_place
+from companion.ui.draw import CLIPS
+from companion.ui.keyboard import NameKeyboard, presses_for
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def percentile(values: list[float], q: float) -> float:
-    v = sorted(values)
-    if not v:
-        return float("nan")
-    k = (len(v) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (k - lo)
-
-
-# ---------------------------------------------------------------- scripted UI events
-
-
-def scripted_keys(quick: bool) -> list[list[str]]:
-    """Key scripts (from a fresh main menu) covering the screens of every kind."""
-    from bench.scripts import all_scripts
-    return all_scripts(quick)
-
-
-def ui_events(quick: bool):
-    """Yield (app, key) for every scripted event, on fresh apps and journals."""
-    from companion.config import Settings
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
-    for script in scripted_keys(quick):
-        d = tempfile.mkdtemp(prefix="bench-")
-        j = Journal(os.path.join(d, "j.db"))
-        app = App(j, Settings(), rng=random.Random(3))
-        app.warm_up()  # as the app loop does right after its first frame
-        yield app, None
-        for name in script:
-            yield app, Key.parse(name)
-        j.close()
 
 
 def measure_events(quick: bool, repeats: int = 1) -> dict:
@@ -96,7 +74,6 @@ def measure_events(quick: bool, repeats: int = 1) -> dict:
     ``repeats`` times and each event's CPU time is the least of its runs, as
     ``timeit`` does: other work on the machine does not count. Bus bytes come
     from the first run (every run sends the same)."""
-    from bench.bus import BusMeter
     meters = BusMeter.all()
     runs: list[list[float]] = []
     per_event: list[int] = []
@@ -173,9 +150,6 @@ def measure_start(runs: int) -> dict:
 
 
 def measure_resume(n_events: int = 10_000) -> dict:
-    from companion.journal import Journal
-    from companion.session import Session
-    from bench.scripts import long_session_events
     d = tempfile.mkdtemp(prefix="bench-resume-")
     j = Journal(os.path.join(d, "j.db"))
     game, setup, moves = long_session_events(n_events)
@@ -194,7 +168,7 @@ def measure_resume(n_events: int = 10_000) -> dict:
 
 def measure_boi(quick: bool = False) -> dict:
     try:
-        from bench.boi_odds import measure, measure_win
+        from bench.boi_odds import measure, measure_win  # None when this version has no Bag of Ice
     except ModuleNotFoundError:
         return {"boi_table_s": None, "boi_query_ms": None}
     return measure() | measure_win(quick)
@@ -202,7 +176,7 @@ def measure_boi(quick: bool = False) -> dict:
 
 def measure_bu(quick: bool) -> dict:
     try:
-        from bench.bu_check import measure
+        from bench.bu_check import measure  # None when this version has no Bottoms Up
     except ModuleNotFoundError:
         return {"bu_check_slowest_s": None}
     return measure(quick=quick)
@@ -211,9 +185,6 @@ def measure_bu(quick: bool) -> dict:
 def measure_presses() -> dict:
     """Presses of the everyday gestures, counted by playing them on a real app (issue 13):
     ``presses_undo`` from a game screen to the decision undone."""
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
     keys = ["hold-back", "ok"]
     with tempfile.TemporaryDirectory() as tmp:
         app = App(Journal(os.path.join(tmp, "j.db")), rng=random.Random(1))
@@ -225,7 +196,6 @@ def measure_presses() -> dict:
         undone = len(app.top.session.fold.moves) < before  # the roll and its chance outcome
         # a new name of 3 to 7 letters on the name keyboard, each typed on the real app and
         # checked; the set is not the one the keyboard's letter order was taken from
-        from companion.ui.keyboard import NameKeyboard, presses_for
         counts = []
         for name in NAME_SET:
             got: list[str] = []
@@ -250,7 +220,6 @@ def measure_presses() -> dict:
 
 
 def _press_all(app, keys) -> None:
-    from companion.io import Key
     for k in keys:
         app.handle(Key.parse(k) if isinstance(k, str) else k)
 
@@ -258,9 +227,6 @@ def _press_all(app, keys) -> None:
 def presses_roster_4() -> int | None:
     """From the main menu's New game to the game screen with 4 players of the
     roster seated (Undercut, the roster's names in order): every press counted."""
-    from companion.config import Settings
-    from companion.journal import Journal
-    from companion.ui.app import App
     roster = ("Ann", "Bob", "Cat", "Dan")
     keys = ["ok", "ok", "ok", "ok", "ok"]  # New game, Undercut, 4 players, Next (seated), Start game
     with tempfile.TemporaryDirectory() as tmp:
@@ -276,9 +242,6 @@ def presses_bu_place_mean() -> float | None:
     """The mean presses of every placement of a first Bottoms Up turn (4
     players, after the opening), each played on the real app with the keys
     ``presses_for_place`` gives and checked, then undone."""
-    from companion.journal import Journal
-    from companion.ui.app import App
-    from companion.ui.bottoms_up import presses_for_place
     start = ("ok,down,down,ok,ok,ok,ok," + ",".join(["hold-ok,release"] * 4) + ",ok,"
              "ok,down,down,ok,down,down,down,ok,up,up,ok").split(",")  # 4 players, each looks, the opening
     counts = []
@@ -320,12 +283,6 @@ def measure_clips(quick: bool) -> dict:
     the right edge or below the last line, or run up to a scroll mark, issue 34) over
     the scripted sessions of every kind with a roster of six 12-character names, in
     English and in French (issues 13, 21)."""
-    from companion import i18n
-    from companion.config import Settings
-    from companion.io import Key
-    from companion.journal import Journal
-    from companion.ui.app import App
-    from companion.ui.draw import CLIPS
     out = {}
     for lang, key in (("en", "clipped_text_draws"), ("fr", "clipped_text_draws_fr")):
         CLIPS.reset()
@@ -632,7 +589,7 @@ def main(argv=None) -> int:
     p.add_argument("--doc", metavar="FILE", help="also write the Markdown report (docs/performance.md)")
     a = p.parse_args(argv)
     fig: dict = {}
-    steps = [("UI events", lambda: measure_events(a.quick, 1 if a.quick else 3)),
+    steps = [("UI events", lambda: measure_events(a.quick, 3)),  # the least of 3 repeats, quick or full
              ("start-up", lambda: measure_start(3 if a.quick else 7)),
              ("resume", measure_resume),
              ("Bag of Ice advice", lambda: measure_boi(a.quick)),

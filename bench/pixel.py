@@ -33,7 +33,7 @@ def bus_ms(transfers: list[tuple[int, bytes]]) -> float:
 
 def _scripts(quick: bool):
     """Each script's frames and CPU times: a list of [(image, cpu_ms), ...] per script."""
-    from bench.__main__ import ui_events
+    from bench.walks import ui_events
     scripts: list[list] = []
     for app, key in ui_events(quick):
         if key is None:

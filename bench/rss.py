@@ -7,7 +7,7 @@ import sys
 
 def main() -> None:
     quick = "--quick" in sys.argv
-    from bench.__main__ import ui_events
+    from bench.walks import ui_events
     for app, key in ui_events(quick):
         if key is not None:
             app.handle(key)

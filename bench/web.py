@@ -139,7 +139,7 @@ def plan(quick: bool) -> Plan:
 
 
 def percentile(values: list[float], q: float) -> float:
-    from bench.__main__ import percentile as p
+    from bench.walks import percentile as p
     return p(values, q)
 
 
@@ -856,7 +856,7 @@ def rss_child(argv: list[str]) -> int:
     """``python -m bench.web rss with|without [--quick]``: every scripted session
     played through the loop (the page served and RSS_STREAMS streams reading
     it, or no page at all); prints the peak RSS as JSON."""
-    from bench.__main__ import scripted_keys
+    from bench.walks import scripted_keys
     from bench.live import LiveTable
     from bench.rss import peak_kb
     page = argv[0] == "with"

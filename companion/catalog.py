@@ -41,6 +41,7 @@ FIELD = re.compile(r"\{([^{}]*)\}")  # str.format fields, as the screens fill th
 
 def _babel():
     try:
+        # Babel is a dev extra, never on the device: a clear message without it
         from babel.messages import extract, mofile, pofile
         from babel.messages.catalog import Catalog
     except ImportError as e:  # pragma: no cover - a dev machine without the extras

@@ -4,6 +4,10 @@ This is the one module of ``companion`` that reaches into ``hardware`` (our
 own adapters package), and only inside the commands that need it, so the
 pure core never imports a hardware library.
 
+Its imports sit inside the commands and start-up steps on purpose: ``companion``
+must draw its first frame fast on a Pi Zero (bench ``start_first_frame_s``), so
+each command loads only what it uses (docs/architecture.md).
+
     companion                      run: the configured board, else the simulator
     companion sim [--keys K] [--screenshot F.png] [--text]
     companion replay FILE [--json]
@@ -138,7 +142,7 @@ def build_app(args: argparse.Namespace, *, rng: random.Random | None = None) -> 
 def continue_damaged(journal) -> list[str]:
     """Play on after damage (issue 14): each damaged session not yet ended continues
     as a new session holding its events before the damage; one line says each."""
-    from .ui.screens import title_of
+    from .words.titles import title_of
     try:
         done = journal.continue_damaged()
     except JournalError as e:  # a full or read-only disk: the damaged sessions stay as they are
@@ -441,7 +445,7 @@ def cmd_replay(args) -> int:
 
 
 def describe_result(result) -> str:
-    from .ui.screens import title_of
+    from .words.titles import title_of
     state = result.fold.state
     out = [f"{title_of(result.record.game)}: {len(result.record.events)} events, "
            f"{len(result.fold.moves)} moves in effect, {len(result.fold.undone)} undone"]
@@ -523,7 +527,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_history(args) -> int:
-    from .ui.screens import title_of
+    from .words.titles import title_of
     from .journal import default_path
     try:
         if not args.journal and not os.path.lexists(default_path()):

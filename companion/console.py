@@ -22,7 +22,7 @@ bytes into lines and writes the replies. The protocol is specified in
   doubling with each such question in a row, at most ``PAIR_PAUSE_MAX_S``).
 
 The app is reached only through ``run(fn, redraw)``, which must execute
-``fn(app)`` on the app loop's thread and return its result (``loop_runner``
+``fn(app)`` on the app loop's thread and return its result (``loop.loop_runner``
 makes one that puts a ``loop.Call`` on the loop's queue and waits; ``direct``
 calls at once, for a single-threaded caller). The console never offers a
 shell and never opens a file: nothing a user types names a path.
@@ -33,17 +33,19 @@ import json
 import math
 import threading
 import time
+import weakref
 from collections import deque
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
 
 from . import public
+from .braille import braille
 from .public import public_event
-from .errors import CompanionError
-from .export import scores_csv, session_summary, summaries, title_of
+from .errors import CompanionError, ConsoleError
+from .export import scores_csv, session_summary, summaries
+from .i18n import _
 from .io import Key, key_names
-from .ui.app import braille
-from .ui.widgets import Confirm
+from .records import dumps
+from .words.titles import title_of
 
 MAX_KEYS = 64          # keys in one press command
 READ_ONLY = "read-only (send pair, then a player chooses Allow on the device)"
@@ -70,43 +72,11 @@ HELP = [
 
 
 
-class ConsoleError(Exception):
-    """A command that cannot be done: its message is the ERR reason."""
-
-
 def direct(app) -> Runner:
     """A runner for a caller on the app's own thread (tests, headless)."""
     def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
         return fn(app)
     return run
-
-
-def loop_runner(loop, timeout: float = 5.0) -> Runner:
-    """A runner for another thread: each call is a ``Call`` on the loop's queue,
-    waited for at most ``timeout`` seconds (then it is cancelled and the
-    command answers ``ERR busy``)."""
-    from .loop import Call
-
-    def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
-        call = Call(fn, redraw=redraw)
-        loop.inputs.put(call)
-        try:
-            return call.future.result(timeout=timeout)
-        except FutureTimeout:
-            call.future.cancel()
-            raise ConsoleError("busy (the app did not answer)") from None
-    return run
-
-
-def loop_waker(loop) -> Callable[[], None]:
-    """Called on the loop's thread before console presses: they count as
-    input like a button (the idle timer restarts, a blank display wakes) and,
-    unlike a button, the first press after a blank is not eaten by the wake-up
-    (the console user cannot see the panel)."""
-    def wake() -> None:
-        loop.last_input = loop.clock()
-        loop.blanked = False
-    return wake
 
 
 def screen_title(app) -> str:
@@ -116,7 +86,7 @@ def screen_title(app) -> str:
         return top.title
     s = getattr(top, "session", None)
     if s is not None and hasattr(s, "game"):
-        return title_of(s.game)
+        return title_of(s.game, translated=False)
     return type(top).__name__
 
 
@@ -141,7 +111,8 @@ class Console:
         self.wake = wake
         self.clock = clock
         self.link = 0        # the link's number: ``unpair()`` (a new link) counts up
-        self._asking: PairPrompt | None = None  # the pairing question this link put on the device
+        self._asking: Any = None  # the pairing question this link put on the device (``App.ask``)
+        self._asked: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # question -> its link
         self._not_allowed = 0   # questions in a row that ended without Allow
         self._pause_until = 0.0  # no new question before this (``clock``)
         self._pair_lock = threading.Lock()  # link/paired: the port's thread vs the app's
@@ -274,7 +245,6 @@ class Console:
         link = self.link
 
         def fn(app) -> list[str]:
-            from .i18n import _
             self._withdraw_stale(app)
             asking = self._asking
             if asking is not None and asking in app.stack:
@@ -286,10 +256,13 @@ class Console:
                                    f"ask again in {math.ceil(wait)} s")
             if self.wake:
                 self.wake()
-            prompt = PairPrompt(self, link, _("A computer on the serial link asks to press the buttons. Allow it?"),
-                                yes=_("Allow"), no=_("Refuse"), title=_("Serial console"))
+            asked: list[Any] = []
+            prompt = app.ask(_("A computer on the serial link asks to press the buttons. Allow it?"),
+                             lambda app, allowed: self.answered(asked[0], allowed),
+                             yes=_("Allow"), no=_("Refuse"), title=_("Serial console"))
+            asked.append(prompt)
+            self._asked[prompt] = link
             self._asking = prompt
-            app.push(prompt)
             return ["OK pairing: a player must choose Allow on the device, then press works"]
         return self.run(fn, redraw=True)
 
@@ -315,11 +288,11 @@ class Console:
         if asking is not None:
             self._withdraw(asking, not_allowed=False)
 
-    def answered(self, prompt: "PairPrompt", allowed: bool) -> None:
+    def answered(self, prompt: Any, allowed: bool) -> None:
         """On the app's thread: a player answered ``prompt`` (Allow, or
         Refuse/BACK). It counts only while it is this link's open question."""
         with self._pair_lock:
-            if prompt is not self._asking or prompt.link != self.link:
+            if prompt is not self._asking or self._asked.get(prompt) != self.link:
                 return  # a withdrawn question, or one from an earlier link
             self._asking = None
             if allowed:
@@ -333,7 +306,7 @@ class Console:
         pause = min(PAIR_PAUSE_S * 2 ** min(self._not_allowed - 1, 16), PAIR_PAUSE_MAX_S)
         self._pause_until = self.clock() + pause
 
-    def _withdraw(self, prompt: "PairPrompt", *, not_allowed: bool) -> None:
+    def _withdraw(self, prompt: Any, *, not_allowed: bool) -> None:
         """Take ``prompt`` off the device (best effort: a busy app keeps it,
         and then its answer is ignored, see ``answered``)."""
         if not_allowed:
@@ -348,7 +321,7 @@ class Console:
         """On the app's thread: questions of this console that are no longer
         its open one (an earlier link's, left by a busy app) leave the device."""
         for screen in list(app.stack):
-            if isinstance(screen, PairPrompt) and screen.console is self and screen is not self._asking:
+            if screen in self._asked and screen is not self._asking:
                 _take_off(app, screen)
 
     def cmd_press(self, args: list[str]) -> list[str]:
@@ -404,7 +377,6 @@ class Console:
             info = self._info(app, sid)
             events = app.journal.events(info.id)
             if fmt == "json":
-                from .records import dumps
                 if any(public.hidden_event(info, e) for e in events):
                     raise ConsoleError(f"session {sid} is not over and holds hidden information; "
                                        "export it when the game has ended")
@@ -499,27 +471,6 @@ class Console:
     def _last_seq(app, info) -> int:
         evs = app.journal.events(info.id) if info.events else []
         return evs[-1].seq if evs else info.id
-
-
-class PairPrompt(Confirm):
-    """The pairing question ``pair`` puts on the device: a ``Confirm`` (Refuse
-    preselected) that tells its console which link it was asked for and how
-    it was answered."""
-
-    def __init__(self, console: Console, link: int, question: str, **kw: Any):
-        self.console = console
-        self.link = link
-        self.allowed = False
-        super().__init__(question, self._allow, **kw)
-
-    def _allow(self, app) -> None:
-        self.allowed = True
-        self.console.answered(self, True)
-
-    def on_key(self, key: Key, app) -> None:
-        super().on_key(key, app)
-        if not self.allowed and self not in app.stack:  # Refuse, or BACK
-            self.console.answered(self, False)
 
 
 def _take_off(app, screen) -> None:

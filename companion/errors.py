@@ -63,3 +63,8 @@ class StaleSessionError(JournalError):
 
 class ConfigError(CompanionError):
     """A configuration file or value that cannot be used."""
+
+
+class ConsoleError(Exception):
+    """A serial console command that cannot be done: its message is the ERR reason
+    (``companion.console``; here so that the loop's runner raises it too)."""

@@ -15,27 +15,26 @@ import dataclasses
 
 import csv
 import io
+import os
 import re
+import tempfile
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
+from PIL import Image, ImageDraw, ImageFont
+
 from .engine import CHANCE, Move, State
 from .errors import CompanionError
 from .names import seated_apart, short_names
 from .records import Event, Fold, new_state
+from .words.titles import title_of
 
 __all__ = [
     "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "score_rows", "scores_csv",
     "secrets_before_the_end", "summarize", "summaries", "session_summary", "score_sheet", "sheet_lines",
-    "title_of",
 ]
-
-
-def title_of(game: str) -> str:
-    from .games import GAMES, TOOLS
-    return (GAMES.get(game) or TOOLS.get(game) or (game, game))[1]
 
 
 def _names_from(value: Any, n: int) -> list[str] | None:
@@ -180,7 +179,7 @@ class GameSummary:
 def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
               events: Sequence[Event], *, number: int = 0) -> GameSummary:
     """``number``: the session's number as the table sees it (``Journal.number``)."""
-    title = title_of(game)
+    title = title_of(game, translated=False)
     try:
         f = Fold(states=[new_state(game, setup)])
         for e in events:
@@ -324,7 +323,6 @@ Raspberry Pi OS); Pillow's own font has no accented letter (ChloÃ© drew as Chloâ
 
 @lru_cache(maxsize=None)
 def _font(size: int):  # cached: a system font is looked up by walking the font folders
-    from PIL import ImageFont
     for name in SHEET_FONTS:
         try:
             return ImageFont.truetype(name, size)
@@ -443,7 +441,6 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     read whole), totals (the winners' column marked) and the result. The
     players' names head their columns in one size: the largest all of them
     fit in."""
-    from PIL import Image, ImageDraw
     big, mid, small = _font(30), _font(20), _font(18)
     data = _seated(sheet_lines(summary), summary.players, small)
     pad, row_h, line_h = 24, 30, 22
@@ -516,8 +513,6 @@ def write_atomic(path: str, data: str | bytes) -> None:
     """Write ``data`` to ``path`` all or nothing (issue 14, F9): a temporary
     file beside it, fsync, rename into place, fsync the folder. ``OSError``
     if it cannot; an existing file is then left as it was."""
-    import os
-    import tempfile
     raw = data.encode("utf-8") if isinstance(data, str) else data
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)

@@ -38,6 +38,7 @@ import sqlite3
 import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
+from urllib.parse import quote
 
 from .errors import JournalBusyError, JournalError, JournalWriteError, NotAJournalError, StaleSessionError
 from .records import Event
@@ -257,7 +258,6 @@ class Journal:
                     raise JournalError(f"cannot create the journal's folder for {path}: {e.strerror}") from None
         try:
             if read_only and path != ":memory:":
-                from urllib.parse import quote
                 self._db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
                                            isolation_level=None, check_same_thread=False)
             else:

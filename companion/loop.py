@@ -14,10 +14,11 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .errors import ConsoleError
 from .io import Display, Key
 from .ui.app import App
 
@@ -179,3 +180,33 @@ class Loop:
             except Exception as e:  # a view's failure never stops the table
                 self.watcher_errors += 1
                 self.last_watcher_error = f"{type(e).__name__}: {e}"
+
+
+# ---------------------------------------------------------------- the serial console on the loop
+
+
+def loop_runner(loop, timeout: float = 5.0) -> Callable[..., Any]:
+    """A runner for another thread: each call is a ``Call`` on the loop's queue,
+    waited for at most ``timeout`` seconds (then it is cancelled and the
+    command answers ``ERR busy``)."""
+
+    def run(fn: Callable[[Any], Any], redraw: bool = False) -> Any:
+        call = Call(fn, redraw=redraw)
+        loop.inputs.put(call)
+        try:
+            return call.future.result(timeout=timeout)
+        except FutureTimeout:
+            call.future.cancel()
+            raise ConsoleError("busy (the app did not answer)") from None
+    return run
+
+
+def loop_waker(loop) -> Callable[[], None]:
+    """Called on the loop's thread before console presses: they count as
+    input like a button (the idle timer restarts, a blank display wakes) and,
+    unlike a button, the first press after a blank is not eaten by the wake-up
+    (the console user cannot see the panel)."""
+    def wake() -> None:
+        loop.last_input = loop.clock()
+        loop.blanked = False
+    return wake

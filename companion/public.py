@@ -31,9 +31,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .engine import CHANCE, TERMINAL, State
-from .i18n import _, language as current_language, ngettext
-from .records import Event
+from .engine import CHANCE, State
+from .i18n import _, language as current_language
+from .export import (is_secret, is_secret_text, player_names, score_sheet_png, scores_csv,
+                     secrets_before_the_end, session_summary)
+from .records import Event, dumps
+from .words import page
+from .words.moves import move_words
+from .words.pieces import pips_text, size_word
+from .words.table import avg, hint_word, pct, result_words, waiting_words
+from .words.titles import title_of
 
 VERSION = 1
 LAST_MOVES = 8  # the moves a projection carries, newest last
@@ -44,7 +51,6 @@ LAST_MOVES = 8  # the moves a projection carries, newest last
 def hidden_move(ended: bool, move: Any) -> bool:
     """A move text that is hidden information while the game is not over:
     Bottoms Up's secret colors (BU-3, V-1)."""
-    from .export import is_secret_text
     return not ended and is_secret_text(move)
 
 
@@ -53,7 +59,6 @@ def hidden_event(info, e: Event) -> bool:
     session not over. A damaged session's ``end`` lies past its damage and is not the
     game's: the game goes on in the session that continues it (issue 34), so its
     secrets stay hidden."""
-    from .export import is_secret
     return (not info.ended or info.damaged) and is_secret(e)
 
 
@@ -79,74 +84,12 @@ def session_of(app) -> Any:
 
 
 def _names(state: State, setup: dict[str, Any]) -> list[str]:
-    from .export import player_names
     return player_names(state, setup, max(len(state.scores()), 0))
-
-
-def waiting_words(state: State, names: list[str]) -> str:
-    """What the position waits for, in plain words: ``decision()``'s ``who`` and
-    ``kind``, read without building its options (an Undercut auction has thousands)."""
-    who = state.current_player
-    if who == TERMINAL:
-        return _("The game is over.")
-    k = state.decision_kind()
-    kind = getattr(k, "value", str(k))
-    if who == CHANCE:
-        return {
-            "start": _("The device picks the start player."),
-            "rolloff": _("The device rolls the roll-off."),
-            "roll": _("The device rolls the die."),
-            "draw": _("The device draws from the bag."),
-            "hand_draw": _("The device deals the hands."),
-            "stack_draw": _("The device draws the stacks."),
-            "pass_draw": _("The device draws for the player who passed."),
-            "secret": _("The device draws the secret colors."),
-        }.get(kind, _("The device draws."))
-    tool = tool_words(getattr(state, "game", ""))
-    if tool is not None and not names:
-        return tool
-    name = names[who] if 0 <= who < len(names) else "?"
-    text = {
-        "take": _("{name} takes a mix of sizes."),
-        "turn_in": _("{name} turns in a combo."),
-        "sheet": _("{name} says what they turn in."),
-        "bid": _("{name} bids or passes."),
-        "who_passed": _("Who passed?"),
-        "hand_pips": _("{name}: pips left in hand?"),
-        "hand_pieces": _("{name}: pieces left in hand?"),
-        "decide": _("{name} draws or banks."),
-        "size": _("{name} picks a size."),
-        "opening": _("{name} places a small alone."),
-        "place": _("{name} places a piece."),
-        "blue": _("{name} picks the new color (blue)."),
-        "yellow": _("{name} moves the piece (yellow)."),
-        "reveal": _("{name} shows their secret color."),
-    }.get(kind, _("{name} to play."))
-    return text.format(name=name)
-
-
-def tool_words(game: str) -> str | None:
-    """What a table tool waits for (it has no players to name)."""
-    return {"die": _("Roll the die with the device's buttons."),
-            "bag": _("Draw from the bag with the device's buttons."),
-            "pick": _("Pick the start player with the device's buttons.")}.get(game)
-
-
-def summary_result(s) -> str:
-    """A game's result in the history, as the device's History screen says it."""
-    if s.error:
-        return _("cannot be read")
-    if s.winners:
-        return ngettext("Winner: {names}", "Winners: {names}", len(s.winners)).format(names=", ".join(s.winners))
-    if s.finished:
-        return _("ended")
-    return _("being played")
 
 
 def _moves(session, ended: bool) -> list[str]:
     """The last live moves (undone ones left out), oldest first, each worded in
     the position it was played in, as the History screen words it."""
-    from .ui.moves import move_words
     fold = session.fold
     out = []
     for k in range(min(LAST_MOVES, len(fold.moves)), 0, -1):
@@ -165,23 +108,9 @@ def rolloff_words(before: Any, move: Any) -> str | None:
     face = getattr(move, "face", None)
     if face is None:
         return None
-    from .ui.words import pips_text
     seat = getattr(before, "roller", None)
     name = before.players[seat] if seat is not None and 0 <= seat < len(before.players) else "?"
-    return _("{name} rolls {pips} in the roll-off").format(name=name, pips=pips_text(face.pips))
-
-
-def _result(state: State, names: list[str]) -> str | None:
-    """Who won, in words, once the game is over."""
-    outcome = state.outcome()
-    if outcome is None:
-        return state.describe_end()
-    won = [names[i] for i in outcome.winners if 0 <= i < len(names)]
-    if not won:
-        return _("The game is over.")
-    if len(won) == 1:
-        return _("{name} wins.").format(name=won[0])
-    return _("{names} share the win.").format(names=", ".join(won))
+    return page.rolloff_text(name, face.pips)
 
 
 def view(session, *, number: int | None = None, settings: Any = None, screen: str = "") -> dict[str, Any]:
@@ -190,7 +119,6 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
     ``settings``: the device's (its Bag of Ice hints and advice, as its screen
     gives them); ``screen``: what the device's screen shows over the game
     (``device_screen``): the page follows it, never runs ahead of it."""
-    from .export import title_of
     st = session.state
     ended = bool(session.finished or st.is_terminal())
     names = _names(st, session.setup)
@@ -200,22 +128,22 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
     waiting = waiting_words(st, names)
     crowned = ended and screen != "end_pending"  # the device shows its winner screen
     if screen == "secrets" and not ended:  # BU-3: the table passes the device round
-        waiting, to_act = secret_tour_words(), None
+        waiting, to_act = page.secret_tour_words(), None
     elif ended and not crowned:  # e.g. Undercut's "End triggered" page is still up
-        waiting = end_pending_words()
+        waiting = page.end_pending_words()
     out: dict[str, Any] = {
         "version": VERSION,
         "seq": session.last_seq,
         "lang": current_language(),
         "playing": True,  # the device's screen plays this session (False: between games, V-4)
         "session": {"id": session.id, "number": number if number is not None else session.id,
-                    "game": session.game, "title": _(title_of(session.game)), "over": ended},
+                    "game": session.game, "title": title_of(session.game), "over": ended},
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
         "device_acts": who == CHANCE,
         "waiting": waiting,
-        "result": _result(st, names) if crowned else None,
+        "result": result_words(st, names) if crowned else None,
         "winners": list(getattr(st.outcome(), "winners", ()) or ()) if crowned else [],
         "end": end_of(st, names) if crowned else None,
         "change": change_of(session, names),
@@ -235,7 +163,7 @@ def view_key(app, session) -> Any:
     settings = getattr(app, "settings", None)
     extra: Any = ()
     if session.game == "bag_of_ice":
-        from .games import boi_win
+        from .games import boi_win  # start-up: the Bag of Ice win table loads with a Bag of Ice game
         st = session.state
         try:
             solved = boi_win.applies(st) and st.active is not None and boi_win.is_solved(st)
@@ -274,40 +202,6 @@ def device_screen(app: Any, session: Any) -> str:
 RESULT_PAGES = frozenset({"Pages", "Summary", "BustScreen", "Report"})
 
 
-# ---------------------------------------------------------------- words of the page
-# (small functions, so they move with the words layer: see companion/ui/words.py)
-
-
-def secret_tour_words() -> str:
-    return _("The players pass the device round to see their secret colors.")
-
-
-def end_pending_words() -> str:
-    return _("The game is over: the device shows what happened.")
-
-
-def piece_words(code: str) -> str:
-    """A piece code in words, for a screen reader: ``pM`` is "purple medium"."""
-    from .pieces import Color, Size
-    from .ui.words import piece_color_word, piece_size_word
-    try:
-        c, z = Color.parse(code[0]), Size.parse(code[1])
-    except Exception:
-        return code
-    return _("{color} {size}").format(color=piece_color_word(c), size=piece_size_word(z))
-
-
-def piece_names() -> dict[str, str]:
-    """Every piece code in words (``piece_words``), for the page's pieces."""
-    return dict(_piece_names(current_language()))
-
-
-@lru_cache(maxsize=8)
-def _piece_names(lang: str) -> tuple[tuple[str, str], ...]:
-    from .pieces import Color, Size
-    return tuple((c.letter + z.letter, piece_words(c.letter + z.letter)) for c in Color for z in Size)
-
-
 def _ranked(scores: list[int], winners: list[int], low_wins: bool) -> list[int]:
     """Seats in final order: the winners first, then by score (the rule's way)."""
     won = set(winners)
@@ -325,25 +219,10 @@ def end_of(st: State, names: list[str]) -> dict[str, Any] | None:
     scores = list(st.scores())
     winners = [i for i in outcome.winners if 0 <= i < len(names)]
     game = getattr(st, "game", "")
-    detail = outcome.detail or ""
-    low = game == "undercut"
-    if game == "undercut":
-        reason = {"tie on score broken by fewest pips in hand (U-13)": _("tie broken by pips"),
-                  "tie on score and pips broken by fewest pieces in hand (U-13)": _("tie broken by pieces"),
-                  "shared win: tied on score, pips and pieces (U-13)": _("same pips and pieces")}.get(
-                      detail, "")
-        reason = _("lowest score wins") + (f" · {reason}" if reason else "")
-    elif game == "bag_of_ice":
-        target = getattr(st, "target", None)
-        reason = _("first to reach {n} points wins").format(n=target) if target else ""
-    elif game == "bottoms_up":
-        reason = _("highest score wins") + (" · " + _("ties share the win") if len(winners) > 1 else "")
-    else:
-        reason = ""
-    order = _ranked(scores, winners, low)
-    return {"title": _("Shared win") if len(winners) > 1 else _("Winner"),
-            "names": [names[i] for i in winners], "reason": reason, "order": order,
-            "mark": _("winner")}
+    reason = page.win_reason(game, outcome.detail or "", len(winners), getattr(st, "target", None))
+    order = _ranked(scores, winners, game == "undercut")
+    return {"title": page.win_title(len(winners)), "names": [names[i] for i in winners], "reason": reason,
+            "order": order, "mark": page.winner_mark()}
 
 
 def _scores_at(st: State) -> tuple[int, ...]:
@@ -358,7 +237,6 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
     makes it stand out: a score change (the seats and by how much), a Bag of Ice
     bust (the device's BUST!, B-4, B-8), the end of an Undercut round, an undo
     ("undone: ..."). It stays until the next such change; ``None`` before any."""
-    from .ui.moves import move_words
     fold = session.fold
     events = getattr(session, "events", [])
     if events and events[-1].type == "undo":
@@ -368,7 +246,7 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
                 break
             undone.append(e.data.get("undoes"))
         line = _undone_line(session, undone)
-        return {"kind": "undo", "seq": events[-1].seq, "text": _("undone: {move}").format(move=line),
+        return {"kind": "undo", "seq": events[-1].seq, "text": page.undone_text(line),
                 "seats": [], "deltas": []}
     ended = bool(session.finished or session.state.is_terminal())
     n = len(fold.moves)
@@ -401,16 +279,13 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
         deltas = [sa[i] - sb[i] for i in seats]
         if kind == "bust":
             seat = after.history[-1].seat
-            lost = before.turn_score() if hasattr(before, "turn_score") else 0
-            text = _("BUST!") + " " + words
-            if lost:
-                text += " · " + ngettext("{n} point lost", "{n} points lost", lost).format(n=lost)
+            text = page.bust_text(words, before.turn_score() if hasattr(before, "turn_score") else 0)
             seats, deltas = ([seat] if seat is not None else []), []
         elif kind == "round":
-            text = _("Round {n} is over.").format(n=before.round) + " " + words
+            text = page.round_over_text(before.round, words)
         else:
-            text = words + " · " + ", ".join(
-                f"{names[i] if i < len(names) else '?'} {d:+d}" for i, d in zip(seats, deltas))
+            text = page.score_change_text(words, [(names[i] if i < len(names) else "?", d)
+                                                  for i, d in zip(seats, deltas)])
         _SCANNED[session.id] = (n, fold.moves[-1], ended, k)
         return {"kind": kind, "seq": played.seq, "text": text, "seats": seats, "deltas": deltas}
     return None
@@ -422,7 +297,6 @@ SCAN_BACK = 400  # moves looked back for the last change (a Bag of Ice turn is a
 
 def _undone_line(session, undone: list[Any]) -> str:
     """The player decision the last undo took back, in words (the device's undo question)."""
-    from .ui.moves import move_words
     by_seq = {e.seq: e for e in getattr(session, "events", []) if e.type == "move"}
     first = min((s for s in undone if s in by_seq), default=None)
     if first is None:
@@ -434,11 +308,7 @@ def _undone_line(session, undone: list[Any]) -> str:
     try:
         return move_words(st, st.parse_move(text))
     except Exception:
-        return plain_text(text)
-
-
-def plain_text(text: str) -> str:
-    return str(text)
+        return str(text)
 
 
 def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -482,17 +352,11 @@ def _labels(lang: str) -> dict[str, Any]:
         "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
         "json": _("record (JSON lines)"),
         "csv": _("scores (CSV)"), "png": _("score sheet (PNG)"), "tv": _("TV page"), "phone": _("Phone page"),
-        "pieces": piece_names(),
+        "pieces": page.piece_names(lang),
     }
 
 
 # ---------------------------------------------------------------- each game's table
-
-
-def combo_word(name: str) -> str:
-    """An Undercut combo's name as the device says it (TREE: ARBRE in French)."""
-    from .ui.moves import COMBO
-    return _(COMBO[name]) if name in COMBO else name
 
 
 def _undercut(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
@@ -501,7 +365,7 @@ def _undercut(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     combos = j.get("combo_values") or {}
     return {
         "level": j.get("level"), "round": j.get("round"), "phase": j.get("phase"),
-        "combo_values": combos, "combos": [{"name": combo_word(k), "value": v} for k, v in combos.items()],
+        "combo_values": combos, "combos": [{"name": page.combo_word(k), "value": v} for k, v in combos.items()],
         "end_triggered": j.get("end_triggered"),
         "stacks": [{"name": s["name"], "pieces": list(s["pieces"]),
                     "bid": ({"seat": s["bid"]["seat"], "pieces": list(s["bid"]["pieces"]),
@@ -532,7 +396,6 @@ def _rolloff(st: Any) -> list[dict[str, Any]] | None:
     rolls = getattr(st, "rolloff", None)
     if not rolls:
         return None
-    from .ui.words import pips_text
     return [{"seat": seat, "pips": face.pips, "text": pips_text(face.pips)} for seat, face in rolls[-1]]
 
 
@@ -542,10 +405,9 @@ def boi_odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
     game once the turn is solved for two players, else for the turn score), the chances
     to win of banking and drawing, and on a two-size face each size's figures and the
     size advised. Hints off (the ``boi_hints`` setting): no advice, as on the device."""
+    # start-up: the Bag of Ice odds and win tables load when a Bag of Ice table is shown
     from .games import boi_win
     from .games.boi_odds import advice_for
-    from .ui import bag_of_ice as ui
-    from .ui.words import size_word
     adv = advice_for(st)
     hints = getattr(settings, "boi_hints", True)
     mode = getattr(settings, "boi_advice", "win")
@@ -554,21 +416,21 @@ def boi_odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
         win = boi_win.win_advice(st)
     phase = str(getattr(st.phase, "value", st.phase))
     out: dict[str, Any] = {"bust_chance": float(adv.bust_chance), "bust_percent": round(float(adv.bust_chance) * 100),
-                           "bust": ui.pct(adv.bust_chance), "to_win": win is not None, "advice": None,
+                           "bust": pct(adv.bust_chance), "to_win": win is not None, "advice": None,
                            "win": None, "sizes": None, "size_advice": None}
     if phase == "size" and st.face is not None:
-        out["sizes"] = [{"size": size_word(z), "bust": ui.pct(adv.per_size[z].bust_chance),
-                         "avg": ui.avg(adv.per_size[z].expected),
-                         "win": ui.pct(win.per_size[z]) if win is not None else None} for z in st.face.sizes]
+        out["sizes"] = [{"size": size_word(z), "bust": pct(adv.per_size[z].bust_chance),
+                         "avg": avg(adv.per_size[z].expected),
+                         "win": pct(win.per_size[z]) if win is not None else None} for z in st.face.sizes]
         if hints:
             chosen = (win.size_choice if win is not None else adv.size_choice)[st.face]
             out["size_advice"] = size_word(chosen)
             out["advice"] = size_word(chosen)
         return out
     if win is not None:
-        out["win"] = {"bank": ui.pct(win.bank), "draw": ui.pct(win.draw)}
+        out["win"] = {"bank": pct(win.bank), "draw": pct(win.draw)}
     if hints:
-        out["advice"] = ui.hint_word(win.hint if win is not None else adv.hint)
+        out["advice"] = hint_word(win.hint if win is not None else adv.hint)
     return out
 
 
@@ -583,27 +445,15 @@ def _bottoms_up(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
         "destroyed_count": j.get("destroyed_count"),
         # BU-3: the secret colors only once the game is over, named as the device names them
         "secret_colors": secrets,
-        "secret_words": [_color_words(c) for c in secrets] if secrets is not None else None,
+        "secret_words": [page.color_words(c) for c in secrets] if secrets is not None else None,
         "breakdown": j.get("breakdown") if ended else None,
         "scored": _scored(j.get("breakdown")) if ended and j.get("breakdown") else None,
     }
 
 
-def _color_words(color: Any) -> str:
-    from .pieces import Color
-    from .ui.words import color_word
-    try:
-        return color_word(Color.parse(str(color)))
-    except Exception:
-        return str(color or "?")
-
-
 def _scored(breakdown: list[list[dict[str, Any]]]) -> list[list[str]]:
     """What each player scored for (BU-11), a line a stack: "A: red large, 3 points"."""
-    return [[_("{stack}: {piece}, {points}").format(
-        stack=g["label"], piece=piece_words(g["piece"]),
-        points=ngettext("{n} point", "{n} points", g["points"]).format(n=g["points"])) for g in seat]
-        for seat in breakdown]
+    return [[page.scored_line(g["label"], g["piece"], g["points"]) for g in seat] for seat in breakdown]
 
 
 # ---------------------------------------------------------------- downloads
@@ -612,7 +462,6 @@ def _scored(breakdown: list[list[dict[str, Any]]]) -> list[list[str]]:
 def holds_hidden(journal, info, events=None) -> bool:
     """True while session ``info`` is not over and a record of it would show a secret
     color (BU-3, V-1): the same rule as ``companion export`` without ``--with-secrets``."""
-    from .export import secrets_before_the_end, session_summary
     events = journal.events(info.id) if events is None else events
     return secrets_before_the_end(session_summary(journal, info), events) > 0
 
@@ -627,8 +476,6 @@ def export(journal, number: int, fmt: str) -> bytes:
     ``HiddenInformation`` while an unfinished game holds a secret color), ``csv``
     (scores per turn) or ``png`` (the score sheet; neither ever holds a secret color).
     ``KeyError`` for an unknown number."""
-    from .export import scores_csv, score_sheet_png, session_summary
-    from .records import dumps
     info = journal.by_number(number)
     session_id = info.id
     if fmt == "json":

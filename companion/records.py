@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
+from . import games
 from .engine import Move, State
 from .errors import CompanionError, IllegalMoveError, InvalidMoveError, RecordError, SetupError
 
@@ -146,7 +147,6 @@ def check_seat(state: State, data: dict[str, Any]) -> None:
 
 
 def new_state(game: str, setup: dict[str, Any]) -> State:
-    from . import games
     return games.spec(game).new(setup)
 
 

@@ -21,7 +21,7 @@ import struct
 import tempfile
 from dataclasses import dataclass, field
 
-from .journal import APPLICATION_ID, Row, verify_rows
+from .journal import APPLICATION_ID, Journal, Row, verify_rows
 
 MAX_CELLS = 8192  # more cell pointers than any page can hold: a damaged count
 
@@ -200,7 +200,6 @@ def write_journal(found: Salvage, dest: str) -> None:
     """A new journal at ``dest`` (written beside it, then renamed into place) holding the
     salvaged rows as they were stored: same seqs, times and CRCs, so every session keeps
     its id and its chain still verifies."""
-    from .journal import Journal
     tmp = os.path.join(os.path.dirname(os.path.abspath(dest)), f".{os.path.basename(dest)}.{os.getpid()}.salvage")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(tmp + suffix):

@@ -34,8 +34,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
-from . import public
+from . import export, public
 from .i18n import language
+from .words import page
+from .words.titles import title_of
+from .journal import Journal
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -345,15 +348,12 @@ class WebApp:
     # ------------------------------------------------------------ history and downloads
 
     def _read(self, fn: Callable[[Any], Any]) -> Any:
-        from .journal import Journal
         if self.journal_path is None:
             raise LookupError("no journal")
         with Journal(self.journal_path, read_only=True) as j:
             return fn(j)
 
     async def _history(self) -> Response:
-        from .export import session_summary
-        from .i18n import _
 
         def read(j) -> list[dict[str, Any]]:
             out = []
@@ -361,12 +361,12 @@ class WebApp:
                 key = (info, language())
                 known = self._history_lines.get(info.id)
                 if known is None or known[0] != key:
-                    s = session_summary(j, info)
+                    s = export.session_summary(j, info)
                     hidden = public.holds_hidden(j, info)
                     known = (key, {"id": s.shown, "number": s.shown, "date": s.date, "game": s.game,
-                                   "title": _(s.title), "players": list(s.players),
+                                   "title": title_of(s.game), "players": list(s.players),
                                    "scores": list(s.scores) if not s.error else [],
-                                   "result": public.summary_result(s),
+                                   "result": page.summary_result(s),
                                    "over": bool(s.ended), "hidden": hidden,
                                    "files": {f: download_file(s.game, s.shown, f) for f in ("json", "csv", "png")}})
                     self._history_lines[info.id] = known

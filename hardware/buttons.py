@@ -115,6 +115,7 @@ class GpioButtons:
                  bounce_time: float = DEFAULT_BOUNCE_S, pin_factory=None,
                  clock: Callable[[], float] = time.monotonic):
         try:
+            # gpiozero loads when the buttons open: a missing or broken one becomes the message below
             from gpiozero import Button
             from gpiozero.exc import GPIOZeroError
         except ImportError as e:  # pragma: no cover - gpiozero is a dependency

@@ -20,7 +20,9 @@ import importlib
 import os
 from typing import Callable, Sequence
 
+from .buttons import GpioButtons
 from .errors import HardwareError, groups_fix
+from .oled import SPIDEV_FIX, open_display
 from .profiles import BoardProfile
 
 
@@ -132,7 +134,6 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
                              "(or 'dtparam=spi=on' in /boot/firmware/config.txt).")
         missing = _try_import("spidev")
         if missing:
-            from .oled import SPIDEV_FIX
             r.fix(f"the spidev library does not import ({missing}).\n{SPIDEV_FIX}")
             bus_ok = False
         else:
@@ -169,7 +170,6 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
     # process means the service runs, and then the display in use is left alone, QA 4)
     busy = False
     try:
-        from .buttons import GpioButtons
         with GpioButtons(profile, lambda key: None, pin_factory=pin_factory) as b:
             stuck = [spec_.name for spec_, btn in zip(profile.buttons, b.buttons) if btn.is_pressed]
             if stuck:
@@ -191,7 +191,6 @@ def doctor(profile: BoardProfile, out: Callable[[str], None] = print, *, dev_roo
         r.note("display not tried: the companion seems to be running (its buttons are in use)")
     elif bus_ok or serial is not None:
         try:
-            from .oled import open_display
             d = open_display(profile, serial=serial, pin_factory=pin_factory)
         except HardwareError as e:
             r.fix(str(e))
@@ -216,7 +215,7 @@ def check_page(r: Report, settings) -> None:
     if settings.web == "off":
         r.note('scoreboard page: off (the setting web = "off")')
         return
-    from .web_server import lan_address, listen_host, port_free
+    from .web_server import lan_address, listen_host, port_free  # the web stack (uvicorn) loads for this check only
     host = listen_host(settings.web, simulator=False)
     shown = (lan_address() or "this-pi") if host in ("0.0.0.0", "::") else host
     shown = f"[{shown}]" if ":" in shown else shown

@@ -31,7 +31,7 @@ from typing import Any
 
 from PIL import Image
 
-from .errors import (HardwareError, i2c_missing, i2c_no_answer, i2c_permission, spi_missing,
+from .errors import (HardwareError, gpio_unavailable, i2c_missing, i2c_no_answer, i2c_permission, spi_missing,
                      spi_permission)
 from .profiles import BoardProfile, DisplaySpec
 
@@ -64,7 +64,7 @@ class GpiozeroGPIO:
         pass
 
     def setup(self, pin: int, direction, **kw) -> None:
-        from gpiozero import DigitalOutputDevice
+        from gpiozero import DigitalOutputDevice  # the hardware libraries load when a display opens
         if pin not in self.devices:
             self.devices[pin] = DigitalOutputDevice(pin, initial_value=False, pin_factory=self.pin_factory)
 
@@ -82,7 +82,7 @@ class GpiozeroGPIO:
 def _bus_errors():
     """luma reports a failed transfer as ``DeviceNotFoundError``; the app loop
     treats ``OSError`` as a bus glitch (keeps running, redraws): translate."""
-    from luma.core.error import Error
+    from luma.core.error import Error  # the hardware libraries load when a display opens
     try:
         yield
     except Error as e:
@@ -117,7 +117,7 @@ class OledDisplay:
             raise
 
     def _recover(self) -> None:
-        from .partial import RESYNC, SET_MEMORY_MODE
+        from .partial import RESYNC, SET_MEMORY_MODE  # partial imports luma: loaded when a display opens
         dev = self.device
         try:
             with _bus_errors():
@@ -206,9 +206,9 @@ class OledDisplay:
 
 def _device_class(spec: DisplaySpec, partial: bool):
     if partial:
-        from .partial import PartialSH1106, PartialSSD1306
+        from .partial import PartialSH1106, PartialSSD1306  # partial imports luma: loaded when a display opens
         return {"ssd1306": PartialSSD1306, "sh1106": PartialSH1106}[spec.driver]
-    from luma.oled.device import sh1106, ssd1306
+    from luma.oled.device import sh1106, ssd1306  # the hardware libraries load when a display opens
     return {"ssd1306": ssd1306, "sh1106": sh1106}[spec.driver]
 
 
@@ -242,6 +242,7 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
         raise HardwareError(f"rotation must be 0 or 180, not {rotation}")
     if contrast is not None and not 0 <= contrast <= 255:
         raise HardwareError(f"contrast must be 0..255, not {contrast}")
+    # the hardware libraries load when a display opens (the simulator and the doctor's other checks never do)
     from luma.core.error import DeviceNotFoundError, DevicePermissionError, UnsupportedPlatform
     gpio = None
     real_bus = serial is None
@@ -249,7 +250,7 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
         if serial is None:
             _check_node(spec)
             if spec.bus == "i2c":
-                from luma.core.interface.serial import i2c
+                from luma.core.interface.serial import i2c  # luma loads when a display opens
                 serial = i2c(port=spec.port, address=spec.address)
             else:
                 try:
@@ -257,7 +258,7 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
                 except ImportError:
                     raise HardwareError("the spidev library is missing (needed for SPI displays).\n"
                                         + SPIDEV_FIX) from None
-                from luma.core.interface.serial import spi
+                from luma.core.interface.serial import spi  # luma loads when a display opens
                 gpio = GpiozeroGPIO(pin_factory)
                 serial = spi(gpio=gpio, port=spec.port, device=spec.device,
                              gpio_DC=spec.dc, gpio_RST=spec.rst)
@@ -289,7 +290,6 @@ def open_display(profile: BoardProfile | DisplaySpec, rotation: int = 0, contras
             gpio.cleanup()
         if type(e).__module__.split(".")[0] in ("gpiozero", "lgpio", "RPi", "pigpio"):
             # lgpio raises its own lgpio.error ("GPIO busy": the service holds the line, QA 4)
-            from .errors import gpio_unavailable
             raise gpio_unavailable(f"display D/C and RST lines: {e}") from None
         raise
     return OledDisplay(device, gpio=gpio, contrast=contrast)

@@ -26,7 +26,8 @@ from typing import Any, Callable
 
 import serial
 
-from companion.console import Console, loop_runner, loop_waker
+from companion.console import Console
+from companion.loop import loop_runner, loop_waker
 
 MAX_LINE = 256
 WATCH_POLL_S = 0.25

@@ -24,7 +24,7 @@ from typing import IO, Callable, Iterable
 
 from companion.io import HEIGHT, WIDTH, Key, key_names
 from companion.loop import STOP
-from companion.ui.app import braille
+from companion.braille import braille
 
 HELP = "arrows/hjkl move  Enter/Space=OK  Esc/Bksp=BACK  o/b=hold OK/BACK  r=release  q=quit"
 NEED_COLS, NEED_ROWS = WIDTH // 2 + 2, HEIGHT // 4 + 5  # the box (66 x 18), the title, the help, the cursor
@@ -175,7 +175,7 @@ def raw_terminal(fd: int) -> list | None:
     """Put a terminal in raw mode now; the settings to restore (``None`` when
     ``fd`` is not a terminal). Done before the first frame is drawn, so a key
     pressed as soon as it shows is never echoed or held in a line buffer."""
-    import termios
+    import termios  # POSIX terminal modules: only a real terminal needs them
     import tty
     if not os.isatty(fd):
         return None
@@ -185,7 +185,7 @@ def raw_terminal(fd: int) -> list | None:
 
 
 def restore_terminal(fd: int, old: list | None) -> None:
-    import termios
+    import termios  # POSIX terminal modules: only a real terminal needs them
     if old is not None:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 

@@ -22,12 +22,16 @@ import asyncio
 import logging
 import os
 import socket
+import subprocess
 import threading
 import time
 from typing import Any, Callable
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from companion.config import change
+from companion.web import Board, WebApp, new_secret
 
 HEADER_TIMEOUT_S = 10.0     # a request's line and headers must be in by then
 WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long is ended
@@ -226,7 +230,6 @@ def lan_address() -> str | None:
     address), for the page's address; None when it has none. Asks the
     system, sends nothing. Under the service, whose network is private, the
     unit writes the Pi's addresses to ``$COMPANION_ADDRESS_FILE`` first."""
-    import subprocess
     path = os.environ.get("COMPANION_ADDRESS_FILE")
     if path:
         try:
@@ -271,8 +274,6 @@ class PageService:
     message, systemd's status); the game goes on whatever the server does."""
 
     def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None):
-        from companion.config import change
-        from companion.web import Board, WebApp, new_secret
         s = app.settings
         secret = s.web_secret
         if not secret:  # the first start: a secret of this device's own, kept in the settings
@@ -304,8 +305,6 @@ class PageService:
 
     def renew(self, app) -> None:
         """A new secret: saved, and every open page ends (their old address answers 404)."""
-        from companion.config import change
-        from companion.web import new_secret
         secret = new_secret()
         app.save_settings(change(app.settings, web_secret=secret))
         self.webapp.renew(secret)

@@ -102,7 +102,7 @@ def test_the_drawn_piece_s_color_and_size_agree_in_french(tmp_path):
             raise AssertionError("no piece of a color with a feminine form was drawn")
         assert of_piece[held.color] in draw.DRAWN and alone[held.color] not in draw.DRAWN, draw.DRAWN
         assert {"petite", "moyenne", "grande"} & set(draw.DRAWN)
-        from companion.ui.moves import move_words
+        from companion.words.moves import move_words
         line = screen.session.history(move_words)[-1].line  # the draw, in the history and undo question
         assert of_piece[held.color] + "," in line and alone[held.color] + "," not in line, line
     finally:

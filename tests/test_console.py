@@ -11,7 +11,8 @@ import time
 import pytest
 
 from companion.config import Settings
-from companion.console import READ_ONLY, Console, braille, direct, loop_runner, loop_waker
+from companion.console import READ_ONLY, Console, braille, direct
+from companion.loop import loop_runner, loop_waker
 from companion.io import Key
 from companion.journal import Journal
 from companion.loop import Loop, STOP

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from companion.config import Settings
-from companion.console import READ_ONLY, Console, loop_runner, loop_waker
+from companion.console import READ_ONLY, Console
+from companion.loop import loop_runner, loop_waker
 from companion.io import Key
 from companion.journal import Journal
 from companion.loop import STOP, Call, Loop

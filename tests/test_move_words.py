@@ -12,7 +12,7 @@ import pytest
 from companion import i18n
 from companion.engine import pick_chance
 from companion.games import spec
-from companion.ui.moves import move_words
+from companion.words.moves import move_words
 from tests.i18n_util import pseudo_language, untranslated
 
 GAMES = [

@@ -132,7 +132,7 @@ def test_the_start_player_tool_names_the_pick(tmp_path, language):
         assert named == {True, False}
         # the names are in the setup: the history names the picks too
         assert screen.session.setup["names"] == ["Ann", "Bob"]
-        from companion.ui.moves import move_words
+        from companion.words.moves import move_words
         lines = [h.line for h in screen.session.history(move_words)]
         for seat in screen.state.picks:
             who = ("Ann", "Bob")[seat] if seat < 2 else i18n._("Player {n}").format(n=seat + 1)

@@ -568,7 +568,7 @@ def test_the_names_screen_is_titled_as_in_the_other_games(tmp_path, language):
     from companion import i18n
     from companion.games import GAMES
     from companion.ui.common import PlayersSetup
-    from companion.ui.screens import title_of
+    from companion.words.titles import title_of
     try:
         seen = {}
         for i, game in enumerate(GAMES):

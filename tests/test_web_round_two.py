@@ -25,7 +25,8 @@ from companion.i18n import language, set_language
 from companion.journal import Journal
 from companion.session import Session
 from companion.ui import bag_of_ice as boi_ui
-from companion.ui.words import color_word, size_word
+from companion.words import page
+from companion.words.pieces import color_word, size_word
 from companion.web import Board, WebApp, new_secret
 from tests.web_util import finished, publish
 
@@ -206,8 +207,8 @@ def test_bottoms_up_names_the_secret_colors_and_what_each_scored(journal):
 
 
 def test_pieces_in_words():
-    assert public.piece_words("pM") == "purple medium"
-    assert public.piece_words("kL") == "black large"
+    assert page.piece_words("pM") == "purple medium"
+    assert page.piece_words("kL") == "black large"
     assert public.labels()["pieces"]["yS"] == "yellow small"
 
 
@@ -256,7 +257,7 @@ def test_french_pages_say_it_as_the_device_does(journal, french):
     die = Session.start(journal, "die", {}, random.Random(1))
     d = public.view(die)
     assert d["session"]["title"] == "Dé pyramide" and "?" not in d["waiting"]
-    assert public.piece_words("gS") == "petite verte"
+    assert page.piece_words("gS") == "petite verte"
 
 
 @pytest.mark.parametrize("game, setup", [

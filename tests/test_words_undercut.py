@@ -372,7 +372,7 @@ def test_the_stacks_from_the_tray_are_in_words_U7(tmp_path, language):
     and a small (U-7): a line names the sizes in order, each stack's line its colors."""
     from companion.i18n import _, set_language
     from companion.pieces import Size
-    from companion.ui.words import piece_color_word, piece_size_word
+    from companion.words.pieces import piece_color_word, piece_size_word
     app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
     set_language(language)
     try:

@@ -36,7 +36,7 @@ class VectorTurn:
     """The turn recurrence over all drawn multisets at once, layer by layer (numpy)."""
 
     def __init__(self):
-        import numpy as np
+        import numpy as np  # a dev extra (the table's build), never on the device
         self.np = np
         cnt = np.array(list(product(*(range(c + 1) for c in CAPS))), dtype=np.int64)  # (N, 12)
         nl, nm, ns = cnt[:, 0:4].sum(1), cnt[:, 4:8].sum(1), cnt[:, 8:12].sum(1)

@@ -25,6 +25,7 @@ Example::
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -1255,7 +1256,6 @@ def _from_json(data: dict[str, Any]) -> UndercutState:
 
 
 def _short_json(v: Any) -> str:
-    import json
     t = json.dumps(v)
     return t if len(t) <= 120 else t[:120] + "..."
 

@@ -12,18 +12,25 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PIL import Image
 
+from .. import config
 from ..config import Settings, save as save_settings
 from ..i18n import _, set_language
 from ..errors import CompanionError, ConfigError, JournalWriteError
 from ..io import Key
 from ..journal import Journal, SessionInfo
 from ..session import Session
-from .draw import Canvas, plain
-from .widgets import Confirm, Message, Screen
+from ..words.table import plain
+from .common import Report
+from .draw import Canvas, font
+from .screens import GAMES, MainMenu, game_ui, open_session
+from .widgets import Confirm, Message, Question, Screen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .host import Host
 
 
 LEFT = "left"
@@ -55,7 +62,6 @@ class App:
         self._replayed: dict[int, tuple[int, bool]] = {}
         self._notices: list[str] = []  # messages a key's work left to show once it is done
         self._left: set[int] = set()  # left with "Leave" while its end could not be written (``leave``)
-        from .screens import MainMenu  # the screens import the app's widgets
         self.push(MainMenu())
 
     # ------------------------------------------------------------ screen stack
@@ -81,13 +87,25 @@ class App:
         del self.stack[1:]
         self.top.on_show(self)
 
-    def message(self, text: str, *, title: str = "", then: Callable[["App"], Any] | None = None) -> None:
+    def message(self, text: str, *, title: str = "", then: Callable[[Host], Any] | None = None) -> None:
         self.push(Message(text, title=title, then=then))
 
-    def confirm(self, question: str, on_yes: Callable[["App"], Any], **kw: Any) -> None:
+    def confirm(self, question: str, on_yes: Callable[[Host], Any], **kw: Any) -> None:
         self.push(Confirm(question, on_yes, **kw))
 
+    def ask(self, question: str, answer: Callable[[Host, bool], Any], **kw: Any) -> Screen:
+        """A ``Confirm`` that says how it was answered (``widgets.Question``): the
+        serial console's pairing question. Returns the screen it pushed."""
+        screen = Question(question, answer, **kw)
+        self.push(screen)
+        return screen
+
     # ------------------------------------------------------------ sessions
+    def open_session(self, session_id: int) -> None:
+        """The session's screen over the stack, with the pages its last move
+        showed (``screens.open_session``): History's Resume asks for it."""
+        open_session(self, session_id)
+
     def start_session(self, game: str, setup: dict[str, Any]) -> Session:
         s = Session.start(self.journal, game, setup, self.rng)
         self._live[s.id] = s
@@ -112,7 +130,6 @@ class App:
         replayed once and remembered until its journal event count changes
         (the serial console, say, played in it). ``infos``: the journal's
         sessions, when the caller has read them already."""
-        from .screens import GAMES
         infos = self.journal.sessions() if infos is None else infos
         out = [info for info in infos if not info.ended and not self._finished(info)]
         out.sort(key=lambda i: (i.game in GAMES, i.last_time, i.id), reverse=True)
@@ -125,7 +142,6 @@ class App:
         main menu then offers again, with the pages that move showed and the
         undo of it. ``None`` otherwise (a tool played since does not count).
         ``infos`` as for ``unfinished``."""
-        from .screens import GAMES
         games = [i for i in (self.journal.sessions() if infos is None else infos) if i.game in GAMES]
         if not games:
             return None
@@ -171,8 +187,6 @@ class App:
         ``warm_up()`` hooks, the fonts) so that the first press of each does not
         wait for it. The app loop
         calls this once the first frame is on the display."""
-        from .draw import font
-        from .screens import GAMES, game_ui
         font()
         for name in GAMES:
             ui = game_ui(name)
@@ -207,9 +221,8 @@ class App:
         service's read-only system, QA 4): the settings go to the first place
         settings are read from that takes them, which is read first from then
         on (config.candidate_paths); the screen says where. Else the error."""
-        from ..config import candidate_paths
         old = self.settings_path or ""
-        paths = [os.path.abspath(p) for p in candidate_paths()]
+        paths = [os.path.abspath(p) for p in config.candidate_paths()]
         if os.path.abspath(old) not in paths:  # a file named with --config: that one or nothing
             raise error
         for path in paths[:paths.index(os.path.abspath(old))]:  # the places read before it
@@ -243,7 +256,6 @@ class App:
         """Hold BACK on pages a move showed over its game (a round summary, a
         turn's result, the tray's stacks) asks the game's undo question: the
         pages close first, as BACK would close them (QA pass 2)."""
-        from .common import Report
         k = len(self.stack) - 1
         while k > 0 and isinstance(self.stack[k], Report):
             k -= 1
@@ -281,25 +293,3 @@ def frame_to_text(img: Image.Image) -> str:
             row.append("\u2588" if top and bot else "\u2580" if top else "\u2584" if bot else " ")
         lines.append("".join(row).rstrip())
     return "\n".join(lines)
-
-
-_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08),
-         (1, 1, 0x10), (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
-
-
-def braille(image: Image.Image) -> list[str]:
-    """A 1-bit frame as braille text: 2x4 pixels per character (128x64 -> 16 lines of 64)."""
-    px = image.convert("1").load()
-    assert px is not None  # an image made in memory always has its pixels
-    w, h = image.size
-    lines = []
-    for y in range(0, h, 4):
-        row = []
-        for x in range(0, w, 2):
-            bits = 0
-            for dx, dy, bit in _DOTS:
-                if x + dx < w and y + dy < h and px[x + dx, y + dy]:
-                    bits |= bit
-            row.append(chr(0x2800 + bits))
-        lines.append("".join(row))
-    return lines

@@ -35,7 +35,6 @@ has less room than 12 characters, so instructions and numbers are never cut.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Option as Choice
@@ -44,9 +43,9 @@ from ..games.bag_of_ice import (
     Bank, BagOfIceState, Broken, Face, Got, Phase, PickSize, Roll, Start, TurnResult, best_arrangement,
 )
 from ..games import boi_win
-from ..games.boi_odds import Advice, advice_for
+from ..games.boi_odds import Advice, advice_for, table
 from ..games.boi_win import WinAdvice
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, _, ngettext
 from ..io import Key
 from ..names import short_names
 from ..pieces import Color, DieFace, Piece, Size
@@ -55,11 +54,12 @@ from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
-from . import words
-from .words import color_word, pips_text, size_word
+from ..words import pieces as words
+from ..words.pieces import color_word, pips_text, size_word
+from ..words.table import avg, hint_word, pct
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 GAME = "bag_of_ice"
 COLS = WIDTH // CHAR_W  # 21 characters on a line from x=1
@@ -70,32 +70,9 @@ TURN = (Phase.DECIDE, Phase.ROLL, Phase.SIZE, Phase.DRAW)  # a turn under way
 ASKED = (Phase.DECIDE, Phase.SIZE)  # the player decides: the odds apply (B-9)
 ROW_X = 6  # rows start here: 20 characters, then a free column and the scroll mark
 BIG_NAME = 7  # characters of a name in the large font beside the turn score (3 digits)
-HINT_WORD = {"draw": N_("draw"), "bank": N_("bank")}  # boi_odds/boi_win hint values (B-9, B-10)
 
 
 # ---------------------------------------------------------------- text helpers
-
-
-def hint_word(hint: str) -> str:
-    return _(HINT_WORD[hint]) if hint in HINT_WORD else hint
-
-
-def decimal(text: str) -> str:
-    """``text`` with the language's decimal mark (French: a comma)."""
-    return text.replace(".", pgettext("decimal mark", "."))
-
-
-def pct(x: Fraction | float) -> str:
-    """A chance as a percentage for a 21-character line: ``13.7%``."""
-    v = float(x) * 100
-    if v in (0.0, 100.0):
-        return f"{v:.0f}%"
-    return decimal(f"{v:.1f}%")
-
-
-def avg(x: float) -> str:
-    """An expected score in at most 5 characters."""
-    return decimal(f"{x:.1f}" if x < 99.95 else f"{x:.0f}")
 
 
 def pcs(pieces) -> str:
@@ -267,7 +244,6 @@ def bank_lines(before: BagOfIceState, after: BagOfIceState) -> list[str]:
 def warm_up() -> None:
     """Build the exact odds table (B-9) before the first turn screen needs it;
     the app calls this once its first frame is on the display."""
-    from ..games.boi_odds import table
     table()
 
 

@@ -20,12 +20,12 @@ from ..io import Key
 from ..session import Session
 from ..i18n import _
 from .common import Report
-from .moves import move_words
+from ..words.moves import move_words
 from .draw import CHAR_W, WIDTH, wrap
 from .widgets import ChoiceList, Confirm, Item, CursorScreen, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 S = TypeVar("S", bound=State)
@@ -106,7 +106,7 @@ class SessionScreen(CursorScreen):
             Item(_("Undo last"), lambda a: (a.pop(), self.ask_undo(a))),
         ]
         if getattr(app, "web", None) is not None:  # the scoreboard page's QR code, mid-game (issue 32)
-            from .join import JoinScreen
+            from .join import JoinScreen  # start-up: the QR screen (2 ms) loads when the page is on
             items.append(Item(_("Scoreboard page"), lambda a: (a.pop(), a.push(JoinScreen()))))
         if self.session.finished:
             # a finished game is left with BACK, OK (issue 13): "Leave" comes first; there is

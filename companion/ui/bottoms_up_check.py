@@ -22,15 +22,14 @@ from ..games.bu_check import CheckResult, Difference, check
 from ..i18n import _, ngettext
 from ..io import Key
 from ..pieces import Piece
-from .bottoms_up import (
-    LINE_CHARS, ROW_CHARS, Pages, PieceGrid, color_word, field_lines, stack_text,
-)
+from ..words.pieces import color_word
+from .bottoms_up_parts import LINE_CHARS, ROW_CHARS, Pages, PieceGrid, field_lines, stack_text
 from .common import choose
 from .draw import LINE_H, TITLE_H, Canvas, wrap
 from .widgets import Item, Menu, Screen, bound
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 class PiecePicker(Screen):

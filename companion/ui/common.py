@@ -27,7 +27,7 @@ from .keyboard import NameKeyboard
 from .widgets import Item, Menu, NumberPicker, Screen, bound
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 def choose(app: "App", title: str, options: Sequence[tuple[str, Any]],

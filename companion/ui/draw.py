@@ -211,15 +211,6 @@ class Canvas:
         return w
 
 
-RULING_NOTE = re.compile(r"\s*\([^()]*\b(?:U|B|BU)-\d+[^()]*\)")
-
-
-def plain(text: str) -> str:
-    """An engine's text for a screen: without its ruling notes ("(U-9)", "(take MIX, U-3)"),
-    which stay in the code, the tests, the logs and the Why pages (issue 13)."""
-    return RULING_NOTE.sub("", text)
-
-
 def fit(s: str, n: int) -> str:
     """``s`` in at most ``n`` characters; a cut one ends with ``~`` and is counted in ``CLIPS``."""
     if len(s) <= n:

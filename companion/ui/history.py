@@ -10,16 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
-from ..export import GameSummary, name_totals, summaries, title_of
+from ..export import GameSummary, name_totals, summaries
+from ..games import GAMES, TOOLS
+from ..names import listed, short_names
+from ..words.titles import title_of
+from .base import history_screen
 from .draw import fit
 from .widgets import ChoiceList, Item, Menu, bound
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 def _kinds_in_order() -> list[str]:
-    from ..games import GAMES, TOOLS
     return [*GAMES, *TOOLS]
 
 
@@ -44,7 +47,7 @@ class HistoryScreen(Menu):
         kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
         for g in kinds:
             mine = [s for s in self.sessions if s.game == g]
-            items.append(Item(_(title_of(g)), bound(_open_kind, g, mine), right=str(len(mine))))
+            items.append(Item(title_of(g), bound(_open_kind, g, mine), right=str(len(mine))))
         return items
 
 
@@ -64,7 +67,6 @@ def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
     the players ("05-01 Ann,Bob"), shortened alike; where they would be cut to a
     letter or two, the day and the time ("11-26 14:05"), which tell two games of a
     day apart, with the players if they still fit. Never cut (QA #15)."""
-    from ..names import listed
     left = room - len(session_result(s)) - 1
     day, time = s.created[5:10], s.created[11:16]
     if not s.players:
@@ -78,7 +80,6 @@ def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
 
 def session_result(s: GameSummary) -> str:
     """The winner (shortened alike to ``RESULT_MAX``), "tie", "end" or "open"."""
-    from ..names import short_names
     if s.error:
         return "?"
     if s.winners:
@@ -97,7 +98,7 @@ class KindScreen(Menu):
     def __init__(self, game: str, sessions: list[GameSummary]) -> None:
         self.game = game
         self.sessions = sessions
-        super().__init__(_(title_of(game)), [
+        super().__init__(title_of(game), [
             Item(session_label(s), bound(open_summary, s), right=session_result(s))
             for s in sessions])
 
@@ -108,11 +109,9 @@ def _open_kind(app: "App", game: str, sessions: list[GameSummary]) -> None:
 
 def open_summary(app: "App", s: GameSummary) -> None:
     """One session: result, scores, moves; Resume when it can go on."""
-    from .base import history_screen
-    from .screens import open_session
     items: list[Item] = []
     if not s.finished and not s.error:
-        items.append(Item(_("Resume"), lambda a: (a.home(), open_session(a, s.id))))
+        items.append(Item(_("Resume"), lambda a: (a.home(), a.open_session(s.id))))
     if s.error:
         items.append(Item(s.error[:40]))
     else:

@@ -23,7 +23,7 @@ from .draw import CHAR_W, HEIGHT, LINE_H, WIDTH, Canvas, wrap
 from .widgets import Confirm, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 class PageLink(Protocol):
@@ -40,7 +40,7 @@ class PageLink(Protocol):
 
 def qr_matrix(text: str) -> list[list[bool]]:
     """The QR code of ``text`` as rows of dark modules (True), no quiet zone."""
-    import segno
+    import segno  # start-up: the QR library (24 ms) loads when a code is drawn
     qr = segno.make(text, error="l", micro=False, boost_error=False)
     return [[bool(v) for v in row] for row in qr.matrix]
 

@@ -40,7 +40,7 @@ from .glyphs import has_glyph
 from .widgets import Screen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 COLS, ROWS = 9, 4
 HOME = (1, 4)

@@ -8,27 +8,30 @@ module exists its menu entry says so instead of failing.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Callable
 
 from .. import __version__
 from ..config import change
 from ..errors import CompanionError
-from ..games import GAMES, TOOLS
+from ..games import GAMES
 from ..games.tools import BAG_PRESETS, BagState, DieState, Draw, Keep, PickState, Refill, Return
 from ..i18n import LANGUAGES, _, language, ngettext, pgettext
 from ..io import Key
+from ..names import listed
 from ..pieces import DieFace, Size
 from ..session import Session
 from .base import SessionScreen
 from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas, fit
 from .keyboard import NameKeyboard
-from .widgets import ChoiceList, Item, Menu, NumberPicker, Screen, bound, item_text
-from .moves import seat_name
-from .words import piece_color_word, piece_size_word, pips_text, size_word
+from .widgets import ChoiceList, Item, Menu, Message, NumberPicker, Screen, bound, item_text
+from ..words.moves import seat_name
+from ..words.pieces import piece_color_word, piece_size_word, pips_text, size_word
+from ..words.titles import title_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 GAME_UIS = {name: f"companion.ui.{name}" for name in GAMES}
 
@@ -40,10 +43,6 @@ def game_ui(name: str):
         if e.name in (GAME_UIS[name], f"companion.games.{name}"):
             return None
         raise
-
-
-def title_of(game: str) -> str:
-    return _((GAMES.get(game) or TOOLS.get(game) or (game, game))[1])
 
 
 def play_screen(app: "App", session: Session) -> Screen:
@@ -91,7 +90,6 @@ def session_label(app: "App", sid: int, width: int = 20, *, lines: int = 1) -> s
     ``names.listed``: a name only by a form that reads as it, else the first
     ones and how many more ("Maximilienne +4"). Nothing is cut: in one line,
     where no name fits, the number of players does."""
-    from ..names import listed
     info = app.journal.session(sid)
     title = title_of(info.game)
     names = info.setup.get("players") if isinstance(info.setup, dict) else None
@@ -164,6 +162,7 @@ class MainMenu(Menu):
         items += [
             Item(_("New game"), lambda app: app.push(NewGameMenu())),
             Item(_("Tools"), lambda app: app.push(ToolsMenu())),
+            # start-up: History and the exports under it (30 ms on a PC) load when it is opened
             Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
             Item(_("Settings"), lambda app: app.push(SettingsMenu())),
             Item(_("About"), lambda app: app.push(about_screen(app))),
@@ -203,8 +202,6 @@ class NewGameMenu(Menu):
 
 
 def about_screen(app: "App") -> Screen:
-    from .widgets import Message
-    import os
     n = len(app.journal.sessions())
     games = ", ".join(title_of(g) for g in GAMES)
     return Message(_("Pyramid Table Companion {version}").format(version=__version__) + "\n"

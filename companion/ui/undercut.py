@@ -34,7 +34,7 @@ stacks and pieces; the "Why" page gives their legend.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine import Decision, Move
@@ -53,10 +53,10 @@ from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
-from .words import piece_color_word, piece_size_word, pips_text
+from ..words.pieces import mix_words, piece_color_word, piece_size_word, pips_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 GAME = "undercut"
 COMBO_WORD = {"TREE": N_("TREE"), "TRIPLETS": N_("TRIPLETS"), "FOURSOME": N_("FOURSOME")}
@@ -72,15 +72,6 @@ def ours(screen: Screen) -> Screen:
     """Mark a shared widget as one of this game's screens (the word tests look at these)."""
     screen.owner = GAME
     return screen
-
-
-def size_count(n: int, size: Size) -> str:
-    """``n`` pieces of one size: "2 small" (2 petites)."""
-    if size == Size.SMALL:
-        return ngettext("{n} small", "{n} small", n).format(n=n)
-    if size == Size.MEDIUM:
-        return ngettext("{n} medium", "{n} medium", n).format(n=n)
-    return ngettext("{n} large", "{n} large", n).format(n=n)
 
 
 def piece_words(p: Piece) -> str:
@@ -114,18 +105,6 @@ def value_forms(value: tuple[int, int]) -> list[str]:
     "pc" or "enc." (issue 34)."""
     words = value_words(value)
     return [words] if value == (0, 0) else [words, words.replace(", ", ",")]
-
-
-def mix_words(mix: str) -> str:
-    """A 6-pip size mix (U-3) in words: "one of each size", "1 large + 3 small"."""
-    if sorted(mix) == sorted("LMS"):
-        return _("one of each size")
-    parts = [size_count(mix.count(s.letter), s) for s in (Size.LARGE, Size.MEDIUM, Size.SMALL)
-             if mix.count(s.letter)]
-    out = parts[0]
-    for part in parts[1:]:
-        out = _("{first} + {second}").format(first=out, second=part)
-    return out
 
 
 def pcs(pieces) -> str:
@@ -394,7 +373,6 @@ def forced_line(b: UndercutState, m: Move) -> str:
 
 def replace_start(st: UndercutState) -> UndercutState:
     """The position as the pass leaves it (the passer is the start player, U-11)."""
-    from dataclasses import replace
     return replace(st, start=st.active)
 
 

@@ -18,7 +18,7 @@ from ..io import Key
 from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
+    from .host import Host as App  # the seam: what a screen may ask of the app
 
 
 class Screen:
@@ -382,3 +382,23 @@ class Confirm(Menu):
             if i == self.index:
                 c.d.polygon([(x - 7, y + 1), (x - 3, y + 4), (x - 7, y + 7)], fill=1)
             c.text(x, y, label)
+
+
+class Question(Confirm):
+    """A ``Confirm`` that reports its answer: ``answer(app, True)`` on yes,
+    ``answer(app, False)`` when its own keys take it off the stack otherwise
+    (no, BACK). The serial console's pairing question (``App.ask``)."""
+
+    def __init__(self, question: str, answer: Callable[["App", bool], Any], **kw: Any):
+        self.answer = answer
+        self.allowed = False
+        super().__init__(question, self._allow, **kw)
+
+    def _allow(self, app: "App") -> None:
+        self.allowed = True
+        self.answer(app, True)
+
+    def on_key(self, key: Key, app: "App") -> None:
+        super().on_key(key, app)
+        if not self.allowed and self not in app.stack:  # no, or BACK
+            self.answer(app, False)

@@ -1,10 +1,10 @@
-"""The pieces' words, one table for every screen (issues 13 and 21).
+"""The pieces' words, one table for every view (issues 13, 21 and 40).
 
 Marked here once for the catalog and translated when drawn: a size or a
 color on its own (``size_word``, ``color_word``: a row, a title), the same
 as an adjective of a piece (``piece_size_word``, ``piece_color_word``:
 French gives them the gender of *pièce*, "petite verte"), a pyramid die
-face (B-2) and a number of pips.
+face (B-2), a number of pips and an Undercut size mix (U-3).
 """
 from __future__ import annotations
 
@@ -60,3 +60,24 @@ def face_words(sizes: tuple[Size, ...]) -> str:
 
 def pips_text(n: int) -> str:
     return ngettext("{n} pip", "{n} pips", n).format(n=n)
+
+
+def size_count(n: int, size: Size) -> str:
+    """``n`` pieces of one size: "2 small" (2 petites)."""
+    if size == Size.SMALL:
+        return ngettext("{n} small", "{n} small", n).format(n=n)
+    if size == Size.MEDIUM:
+        return ngettext("{n} medium", "{n} medium", n).format(n=n)
+    return ngettext("{n} large", "{n} large", n).format(n=n)
+
+
+def mix_words(mix: str) -> str:
+    """A 6-pip size mix (U-3) in words: "one of each size", "1 large + 3 small"."""
+    if sorted(mix) == sorted("LMS"):
+        return _("one of each size")
+    parts = [size_count(mix.count(s.letter), s) for s in (Size.LARGE, Size.MEDIUM, Size.SMALL)
+             if mix.count(s.letter)]
+    out = parts[0]
+    for part in parts[1:]:
+        out = _("{first} + {second}").format(first=out, second=part)
+    return out
