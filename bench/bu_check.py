@@ -10,8 +10,8 @@ perturbed result, a field with a piece the rules cannot keep). ``HARD`` are
 the slowest cases found: a reachable field whose shortest cascade has 9
 choices (about 110,000 positions to search, so not found within the budget)
 and a 15-piece field whose unreachable target cannot be ruled out. Every
-search stops at its budget of positions (300; the 0.9 s time limit is only
-a guard): an unfinished search says
+search stops at its budget of positions (300; the time limit,
+``bu_check.GUARD_S``, is only a safety net): an unfinished search says
 "not found up to N choices" (``complete`` false), never a wrong "yes".
 Prints one line per case and the slowest time; ``measure()`` gives
 ``{"bu_check_slowest_s": ...}`` to bench.
@@ -27,7 +27,10 @@ placements whose whole cascade tree has at most ``EXHAUSTIVE_CAP`` positions
 an exhaustive search (no cut, no canonical merging) gives the truth that the
 answer must match. Times are CPU seconds of the calling thread, so that
 other work on this shared machine does not count (the wall-clock p99 is an
-extra figure).
+extra figure). Every claim is asked again with a clock ten times slower
+(``slowed``: a machine ten times slower, issue 42); ``bu_check_same_verdict_slow``
+is the share whose answer (``to_json()``) is unchanged: 1.0 when the budget,
+counted in positions, decides every answer and the time guard never does.
 """
 from __future__ import annotations
 
@@ -204,6 +207,14 @@ def near_misses(stacks, rng) -> list[tuple[str, tuple]]:
     return out
 
 
+def slowed(factor: float = 10.0):
+    """A clock for ``check(clock=...)`` that runs ``factor`` times faster than
+    this thread's CPU time: to the search, a machine ``factor`` times slower
+    (issue 42), with no sleeps and no count of other work on the machine."""
+    t0 = time.thread_time()
+    return lambda: t0 + factor * (time.thread_time() - t0)
+
+
 def claims(quick: bool, games: list[tuple[int, int]] | None = None, limit: int | None = None):
     """(name, position before, placement, start, claim stacks, known) where
     ``known`` is True for a claim a legal play produced (reachable), else None."""
@@ -234,6 +245,7 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
     certain is wrong; on placements small enough, the exhaustive search's
     answer must match)."""
     times, walls, complete, more, wrong = [], [], 0, 0, []
+    same_slow = 0  # claims whose answer is unchanged with a clock ten times slower (issue 42)
     last: list = [None, None]  # the placement's start, its exhaustive answer
     crossed = small_open = 0  # cross-checked claims; those of them left unfinished
     by_kind: dict[str, list[int]] = {"known": [0, 0], "near": [0, 0]}  # [complete, claims]
@@ -247,6 +259,7 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
         tally = by_kind["known" if known else "near"]
         tally[0] += r.complete
         tally[1] += 1
+        same_slow += check(before, move, table_of(st), clock=slowed(10)).to_json() == r.to_json()
         if not r.complete:  # the same claim with ten times the budget, for the record
             more += check(before, move, table_of(st), max_positions=3000, time_limit=60).complete
         if last[0] is not after:
@@ -286,7 +299,8 @@ def measure_claims(quick: bool = False, verbose: bool = False, games: list[tuple
             # choices) and over the near misses, whose truth is not known beforehand
             "bu_check_complete_rate_known": _rate(*by_kind["known"]),
             "bu_check_complete_rate_near_miss": _rate(*by_kind["near"]),
-            "bu_check_claims_known": by_kind["known"][1]}
+            "bu_check_claims_known": by_kind["known"][1],
+            "bu_check_same_verdict_slow": round(same_slow / n, 4) if n else None}
 
 
 def _rate(done: int, n: int) -> float | None:

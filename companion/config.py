@@ -4,7 +4,9 @@ Where it is read from, first found wins: ``--config PATH``;
 ``$COMPANION_CONFIG``; ``$XDG_CONFIG_HOME/companion/companion.toml``
 (``~/.config/companion/companion.toml``); ``/etc/companion/companion.toml``.
 The Settings screen writes to the file it read, or to the user's XDG file when
-none existed (a system file it cannot write is reported, never crashed on).
+none existed (a system file it cannot write is reported, never crashed on), and
+changes in it only the settings changed on the device (comments and every other
+key stay as written, issue 39).
 
 Keys (all optional; see docs/config.md):
 
@@ -28,7 +30,8 @@ language           ""         screens in ``en`` or ``fr``; "" = the locale's whe
 web                "auto"     scoreboard page: "auto" (local network on the device, 127.0.0.1 in the
                               simulator), "off", or the address to listen on ("192.168.1.20", "::")
 web_port           8032       the page's TCP port
-web_secret         ""         the secret in the page's address; "" = made at the first start and saved
+web_secret         ""         a secret of your own for the page's address; "" = the device's, made at
+                              the first start and kept in its state directory (page_secret.py, 0600)
 web_clients        32         pages open at once (live streams); the next one gets 503
 =================  =========  ====================================================
 """
@@ -202,47 +205,98 @@ def load_lenient(path: str | None = None) -> tuple[Settings, str, list[str]]:
     return Settings(), paths[0], []
 
 
+HEADER = "Pyramid Table Companion settings (keys: docs/config.md)"
+
+
+def _toml(settings: Settings, key: str) -> Any:
+    """A setting's value as the file holds it: names as a list, the seed an integer
+    (docs/config.md, QA #16) or ""."""
+    v = getattr(settings, key)
+    if isinstance(v, tuple):
+        return list(v)
+    if key == "seed":
+        seed = settings.seed_value()
+        return "" if seed is None else seed
+    return v
+
+
 def dumps(settings: Settings) -> str:
-    """The settings as TOML, written by a maintained TOML writer (tomli-w): any text in a
-    name (quotes, a line break, a control character) reads back as it was."""
-    import tomli_w  # start-up: only saving the settings writes TOML (0.4-5 ms to import)
-    data = {f.name: (list(v) if isinstance(v := getattr(settings, f.name), tuple) else v)
-            for f in fields(Settings)}
-    seed = settings.seed_value()
-    data["seed"] = "" if seed is None else seed  # an integer, as docs/config.md documents (QA #16)
-    return "# Pyramid Table Companion settings (keys: docs/config.md)\n" + tomli_w.dumps(data)
+    """Every setting as TOML, written by a style-preserving TOML library (tomlkit):
+    any text in a name (quotes, a line break, a control character) reads back as it was."""
+    import tomlkit  # start-up: only saving the settings writes TOML
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment(HEADER))
+    for f in fields(Settings):
+        doc[f.name] = _toml(settings, f.name)
+    return tomlkit.dumps(doc)
 
 
-def _written_here(text: bytes) -> bool:
-    """Is ``text`` a settings file exactly as ``save`` writes it (so that nothing
-    in it is lost when it is written again)? A file edited by hand, with a
-    comment, a key this version does not know, a bad value or a typo, is not."""
-    try:
-        return dumps(from_dict(tomllib.loads(text.decode("utf-8")))) == text.decode("utf-8")
-    except (ConfigError, tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return False
+def _changed(doc: Any, settings: Settings) -> bool:
+    """Set in ``doc`` (a tomlkit document, the file as it is) each setting whose
+    value differs from the file's; a key the file lacks is added only when its value
+    is not the default; a value the file holds that this version refuses (load_lenient
+    used the default) stays unless the device changed that setting. Everything else,
+    comments and keys of other versions included, stays as it was written. A secret
+    the device made never goes here (companion.page_secret): an emptied ``web_secret``
+    leaves the file. Whether anything changed."""
+    plain = doc.unwrap()
+    default = Settings()
+    changed = False
+    for f in fields(Settings):
+        key, new = f.name, getattr(settings, f.name)
+        if key in plain:
+            try:
+                current: Any = getattr(from_dict({key: plain[key]}), key)
+            except ConfigError:  # the file's value is refused: the default was used
+                current = getattr(default, key)
+            if current == new:
+                continue
+            if key == "web_secret" and not new:
+                del doc[key]
+            else:
+                doc[key] = _toml(settings, key)
+            changed = True
+        elif new != getattr(default, key):
+            doc[key] = _toml(settings, key)
+            changed = True
+    return changed
 
 
 def save(settings: Settings, path: str) -> str | None:
-    """Write atomically (temp file + rename); ``ConfigError`` if it cannot be written.
+    """Write the settings the device changed into the file at ``path``, atomically
+    (temp file + rename); ``ConfigError`` if it cannot be written.
 
-    Nothing the user wrote is lost: when the file there was not written by
-    ``save`` (edited by hand: comments, keys this version does not know, a value
-    it refused, a typo that made the whole file unreadable and the device start
-    with the defaults), it is first kept as ``PATH.bak``, and that path is
-    returned for the screen to say; else ``None``."""
+    A device changes only what was changed on it (issue 39): the file keeps every
+    other key, its comments, its order and its layout (tomlkit edits it in place);
+    a missing file is made with the settings that are not at their default. A file
+    that is not TOML at all (a typo made it unreadable and the device start with
+    the defaults) is first kept whole as ``PATH.bak``, and that path is returned for
+    the screen to say; else ``None``."""
+    # start-up: only saving the settings writes TOML
+    import tomlkit
+    from tomlkit.exceptions import ParseError
     kept = None
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         try:
             with open(path, "rb") as f:
-                old = f.read()
+                old: bytes | None = f.read()
         except FileNotFoundError:
             old = None
-        if old is not None and not _written_here(old):
-            kept = path + ".bak"
-            _write_atomically(kept, old)
-        _write_atomically(path, dumps(settings).encode("utf-8"))
+        doc = None
+        if old is not None:
+            try:
+                doc = tomlkit.parse(old.decode("utf-8"))
+                tomllib.loads(old.decode("utf-8"))  # what the device reads it with must agree
+            except (ParseError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+                doc = None
+                kept = path + ".bak"
+                _write_atomically(kept, old)
+        if doc is None:
+            doc = tomlkit.document()
+            doc.add(tomlkit.comment(HEADER))
+        if _changed(doc, settings) or old is None or kept is not None:
+            _write_atomically(path, tomlkit.dumps(doc).encode("utf-8"))
     except OSError as e:
         raise ConfigError(f"cannot save settings to {path}: {e.strerror}") from None
     return kept

@@ -30,8 +30,9 @@ from typing import Any, Callable
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from companion.config import change
-from companion.web import Board, WebApp, new_secret
+from companion import page_secret
+from companion.page_secret import device_secret
+from companion.web import Board, WebApp
 
 HEADER_TIMEOUT_S = 10.0     # a request's line and headers must be in by then
 WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long is ended
@@ -275,10 +276,7 @@ class PageService:
 
     def __init__(self, app, *, simulator: bool, on_fault: Callable[[str], None] | None = None):
         s = app.settings
-        secret = s.web_secret
-        if not secret:  # the first start: a secret of this device's own, kept in the settings
-            secret = new_secret()
-            app.save_settings(change(s, web_secret=secret))
+        secret = device_secret(app)  # the user's, else the device's own in its state directory (0600)
         self.board = Board()
         self.webapp = WebApp(self.board, app.journal.path, secret, max_clients=s.web_clients)
         self.host = listen_host(s.web, simulator=simulator)
@@ -304,9 +302,9 @@ class PageService:
         return "" if self.server.state in ("serving", "starting") else self.server.last_error
 
     def renew(self, app) -> None:
-        """A new secret: saved, and every open page ends (their old address answers 404)."""
-        secret = new_secret()
-        app.save_settings(change(app.settings, web_secret=secret))
+        """A new secret: kept in the state directory, and every open page ends (their old
+        address answers 404)."""
+        secret = page_secret.renew(app)
         self.webapp.renew(secret)
 
     def start(self, loop) -> "PageService":

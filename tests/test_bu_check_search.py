@@ -15,7 +15,7 @@ from companion.games import bu_check
 from companion.games.bottoms_up import position
 from companion.games.bu_check import check
 from companion.pieces import Piece
-from bench.bu_check import exhaustive, stacks_of  # the plain search with no cut: the referee of these tests
+from bench.bu_check import exhaustive, slowed, stacks_of  # the plain search with no cut: the referee of these tests
 
 P4 = ["Ann", "Bob", "Cat", "Dan"]
 
@@ -185,6 +185,44 @@ def test_same_answer_twice_on_a_whole_game_claim():
         assert a.to_json() == b.to_json(), name
 
 
+def _issue_42_claims():
+    from bench.bu_check import HARD, claims, table_of
+    for name, field, placement, table in HARD:  # each spends the whole budget of 300 positions
+        yield name, position({"players": P4}, field), placement, table
+    for name, before, move, _after, st, _known in claims(True, [(5, 102)], limit=24):
+        yield name, before, move, table_of(st)
+
+
+@pytest.mark.parametrize("factor", [10, 100])
+def test_same_verdicts_with_a_slower_clock(factor):
+    """Issue 42: the budget is counted in positions, so a machine 10 times
+    slower than this one (and 100 times: 10 times slower than a Pi Zero 2 W,
+    itself about 10 times slower than a PC) gives the same verdicts; the time
+    guard is a safety net that never fires on them. The old 0.9 s guard gave
+    other answers at 100 times (the budget's 300 positions take about 0.04 s
+    here) and on the issue's emulated arm64 (144 positions explored, not 300)."""
+    for name, before, move, table in _issue_42_claims():
+        a = check(before, move, table)
+        b = check(before, move, table, clock=slowed(factor))
+        assert not b.timed_out, name
+        assert a.to_json() == b.to_json(), name
+
+
+def test_the_time_guard_says_time_ran_out():
+    """When the safety net does fire (a clock that jumps a minute at every
+    read), the verdict says so: open, ``timed_out``, never a budget's answer
+    nor a certain "no"."""
+    from bench.bu_check import HARD
+    name, field, placement, table = HARD[0]
+    s = position({"players": P4}, field)
+    ticks = iter(range(0, 10**6, 60))
+    r = check(s, placement, table, clock=lambda: float(next(ticks)))
+    assert r.timed_out and not r.complete and not r.reachable, name
+    assert r.explored < 300 and r.to_json()["timed_out"] is True
+    full = check(s, placement, table)
+    assert not full.timed_out and full.explored == 300 and full.to_json()["timed_out"] is False
+
+
 def test_bench_reports_issue_15_keys():
     import bench.__main__ as main
     from bench.bu_check import measure_claims
@@ -193,6 +231,8 @@ def test_bench_reports_issue_15_keys():
     fig = measure_claims(True, games=[(4, 101)], limit=6)
     assert set(keys) <= set(fig)
     assert fig["bu_check_claims"] > 0 and fig["bu_check_wrong"] == 0
+    assert "bu_check_same_verdict_slow" in main.KEYS and main.GOALS["bu_check_same_verdict_slow"] == (">=", 1.0)
+    assert fig["bu_check_same_verdict_slow"] == 1.0  # issue 42: the same answers on a machine ten times slower
     assert 0 <= fig["bu_check_complete_rate"] <= 1 and fig["bu_check_p50_s"] <= fig["bu_check_p99_s"]
 
 
@@ -238,3 +278,30 @@ def test_the_stress_bench_runs_and_finds_no_wrong_answer():
     fig = run(5, 3, cap=3000)
     assert fig["positions"] == 3 and fig["claims"] > 30
     assert fig["wrong"] == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_verdict_screen_says_time_ran_out(lang):
+    """Issue 42: an answer the time guard stopped is titled "not found" and says
+    that time ran out, never what the budget rules out nor "not reachable"."""
+    from bench.bu_check import HARD
+    from companion import i18n
+    from companion.games.bottoms_up import parse_bu_move
+    from companion.ui import bottoms_up_check as ui_check
+    name, field, placement, table = HARD[0]
+    s = position({"players": P4}, field)
+    ticks = iter(range(0, 10**6, 60))
+    r = check(s, placement, table, clock=lambda: float(next(ticks)))
+    assert r.timed_out, name
+    i18n.set_language(lang)  # conftest puts English back
+    try:
+        page = ui_check.verdict(ui_check.TableField(s, parse_bu_move(placement), lambda *a: None,
+                                                    lambda *a: None), r)
+        _ = i18n._
+        text = " ".join(x.strip() for x in page.lines)
+        assert page.title == _("Check: not found") and page.banner == _("NOT FOUND")
+        assert text.startswith(_("Not found: time ran out before the search could say.").split()[0])
+        assert ("time ran out" if lang == "en" else "le temps a manqué") in text
+        assert "no cascade" not in text and "Not reachable" not in text
+    finally:
+        i18n.set_language("en")

@@ -62,7 +62,7 @@ def test_the_device_command_starts_with_a_bad_settings_file(tmp_path, monkeypatc
 def test_saving_over_a_file_edited_by_hand_keeps_it_whole(tmp_path):
     """QA 3 M3: one typo made the device start with the defaults, and the next
     Settings press wrote them over the file: the roster, the board and the
-    comments were gone. What the device did not write itself is kept as .bak."""
+    comments were gone. A file that is not TOML is kept as .bak."""
     p = tmp_path / "c.toml"
     hand = b'# my table\nplayers = ["Ann", "Bob"]\nboard = "diy\n'  # a missing quote: unreadable
     p.write_bytes(hand)
@@ -74,10 +74,12 @@ def test_saving_over_a_file_edited_by_hand_keeps_it_whole(tmp_path):
     # a file the device wrote itself is simply written again: the copy stays as it was
     assert config.save(config.change(s, contrast=91), str(p)) is None
     assert (tmp_path / "c.toml.bak").read_bytes() == hand
-    # comments and keys this version does not know count as written by hand too
+    # a readable file is edited in place (issue 39): its comments and the keys this
+    # version does not know stay, only the setting changed on the device is written
     p.write_text('# mine\ncontrast = 10\ncolour = "red"\n', encoding="utf-8")
-    assert config.save(config.Settings(), str(p)) == str(p) + ".bak"
-    assert "colour" in (tmp_path / "c.toml.bak").read_text(encoding="utf-8")
+    assert config.save(config.Settings(), str(p)) is None
+    assert p.read_text(encoding="utf-8") == '# mine\ncontrast = 128\ncolour = "red"\n'
+
 
 
 def test_the_settings_screen_says_where_the_hand_written_file_went(tmp_path):

@@ -31,10 +31,12 @@ def test_history_per_kind_with_players_winner_and_totals(tmp_path, tally):
     assert_matches_reference(img, "history_kinds")
 
     img = press(app, "down,down,ok")                                                      # Tally
-    assert _labels(app) == [("05-01 Ann,Bob", "open"), ("05-01 Cy,Bob", "Bob"), ("05-01 Ann,Bob", "Ann")]
+    # one form for every game: its number, as the device says it, and its players (issue 39)
+    assert _labels(app) == [("#3 Ann,Bob", "open"), ("#2 Cy,Bob", "Bob"), ("#1 Ann,Bob", "Ann")]
     assert_matches_reference(img, "history_tally")
 
     press(app, "down,down,ok")                                                            # the first game
+    assert app.top.title == "Tally #1"  # as the game's own session menu names it (issue 39)
     labels = [lab for lab, _ in _labels(app)]
     assert "Resume" not in labels and labels[:2] == ["Moves", "Winner: Ann"]
     assert ("Ann", "5") in _labels(app) and ("Bob", "1") in _labels(app)
@@ -64,8 +66,8 @@ def test_an_open_game_can_be_resumed_from_history(tmp_path, monkeypatch):
 
 def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally):
     """QA #15: with five long names a row read "11-26 ~ Maximilienne": the
-    players were cut to nothing. Each row now says the day and the players
-    shortened alike, or the day and the time when they would not fit; a long
+    players were cut to nothing. Each row says the game's number (issue 39) and
+    the players shortened alike, or the first ones and how many more; a long
     winner's name is shortened alike too. Nothing is cut."""
     from companion.ui.draw import CLIPS
     app = make_app(tmp_path)
@@ -82,8 +84,8 @@ def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally)
     CLIPS.reset()
     app.frame()
     rows = _labels(app)
-    assert rows[0] == ("05-01 Ann,Maximi", "Ann")  # short names fit beside the day
+    assert rows[0] == ("#3 Ann,Maximilie", "Ann")  # short names fit beside the number
     assert rows[1][1] == "open" and rows[2][1] == "Maximili"
-    for lab, _ in rows[1:]:  # the players would be a letter each: the time instead
-        assert lab[:5] == "05-01" and lab[6:8].isdigit() and lab[8] == ":" and "~" not in lab
+    for (lab, _), n in zip(rows[1:], (2, 1)):  # the first players and how many more
+        assert lab.startswith(f"#{n} Élodi") and lab.endswith(" +3") and "~" not in lab
     assert CLIPS.count == 0, CLIPS.examples

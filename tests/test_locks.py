@@ -48,7 +48,7 @@ def read_lock(name: str) -> dict[str, tuple[str, str | None, int]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["device.txt", "test.txt", "uv.txt"])
+@pytest.mark.parametrize("name", ["device.txt", "test.txt", "build.txt", "uv.txt"])
 def test_every_package_is_pinned_with_hashes(name):
     lock = read_lock(name)
     assert lock, name
@@ -103,3 +103,17 @@ def test_a_venv_made_by_run_test_holds_exactly_the_test_lock():
     here.pop("pip", None)
     here.pop("pyramid-companion", None)
     assert here == lock
+
+
+def test_the_build_lock_pins_what_the_device_lock_pins():
+    """requirements/build.txt (what ./run installs before a lock, so that builds from
+    source use pinned tools, issue 42) holds setuptools and, on 32-bit ARM, Pillow's and
+    cbor2's build requirements, at the device lock's versions."""
+    build, device = read_lock("build.txt"), read_lock("device.txt")
+    assert {"setuptools", "pybind11", "setuptools-rust", "setuptools-scm"} <= set(build)
+    for name, (version, _marker, _n) in build.items():
+        assert name in device and device[name][0] == version, name
+    assert build["setuptools"][1] is None  # on every platform: it builds the companion itself
+    armv7l = next(env for env in PLATFORMS if env["platform_machine"] == "armv7l")
+    x86 = next(env for env in PLATFORMS if env["platform_machine"] == "x86_64")
+    assert Marker(build["pybind11"][1]).evaluate(armv7l) and not Marker(build["pybind11"][1]).evaluate(x86)

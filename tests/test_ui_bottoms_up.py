@@ -247,7 +247,7 @@ def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
     st = state(app)
     assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
     assert isinstance(app.top, Pages)
-    press(app, "ok")
+    press(app, "back")  # close the result
     press(app, ",".join(place_keys(st, "yM", "B")[:-1]))  # P2: yM on B, a yellow choice
     shown += [press(app, "hold-ok"), press(app, "release")]
     st = state(app)
@@ -256,14 +256,16 @@ def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
     assert state(app).field_lines() == ["A: gS bM", "B: yM", "C: yM gS", "D: wS"]
     assert not secrets & {img.tobytes() for img in shown}
     # The deliberate way stays: the session menu's Secret colors, hold OK.
-    press(app, "ok,back")
+    press(app, "back,back")  # close the result; the session menu
     menu = app.top
     assert isinstance(menu, Menu)
     labels = [it.label for it in menu.items]
     press(app, ",".join(["down"] * labels.index("Secret colors")) + ",ok")
     assert isinstance(app.top, SecretTour) and app.top.seat == state(app).active
     assert press(app, "hold-ok").tobytes() in secrets
-    press(app, "release")
+    press(app, "release")  # the pass goes round the table (issue 39); BACK: the game
+    assert isinstance(app.top, SecretTour) and app.top.seat == (state(app).active + 1) % state(app).n
+    press(app, "back")
     assert isinstance(app.top, BottomsUpScreen)
 
 
@@ -314,7 +316,9 @@ def test_turn_screen_and_press_counts_BU5_BU13(tmp_path):
     assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
     assert isinstance(app.top, Pages) and app.top.lines[:2] == ["*A: gS bM", " B: gS  C: yS  D: wS"]
     assert "A: blue turns rS into gS" in " ".join(x.strip() for x in app.top.lines)
-    press(app, "ok")
+    press(app, "ok")  # a result longer than the screen: the first OK shows its end (issue 39)
+    assert isinstance(app.top, Pages) and app.top.offset + app.top.shown == len(app.top.lines)
+    press(app, "ok")  # and the next closes it
     assert isinstance(app.top, BottomsUpScreen)
 
 
@@ -360,10 +364,10 @@ def test_only_colors_and_sizes_in_the_stash_are_offered(tmp_path):
     press(app, "ok,ok,ok")  # rM on A (rS): red destroys rS (a small, BU-8)
     st = state(app)
     assert st.field_lines()[0] == "A: rM" and st.destroyed.count(P("rS")) == 1
-    press(app, "ok")  # close the result
+    press(app, "back")  # close the result
     press(app, "ok")  # P2: red has only rL left: OK takes it at once
     assert isinstance(app.top, TargetPicker) and app.top.piece == P("rL")
-    press(app, "ok,ok")  # on A (rM): no rS left to shrink to: rM is destroyed (BU-8)
+    press(app, "ok,back")  # on A (rM): no rS left to shrink to: rM is destroyed (BU-8); close the result
     st = state(app)
     assert st.field_lines()[0] == "A: rL" and all(st.stash.count(Piece(red, z)) == 0 for z in Size)
     assert red not in game_screen(app).grid.rows()  # no red left: the row is gone
@@ -371,7 +375,7 @@ def test_only_colors_and_sizes_in_the_stash_are_offered(tmp_path):
 
 def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     app = after_opening(tmp_path)
-    press(app, "down,right,ok,down,ok,ok")  # P1: bM on A, blue -> green; close the result
+    press(app, "down,right,ok,down,ok,back")  # P1: bM on A, blue -> green; close the result
     st = state(app)
     keys = place_keys(st, "yM", "B")
     assert keys == ["down", "down", "down", "right", "down", "ok"]
@@ -381,7 +385,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
     assert_matches_reference(app.frame(), "bu_yellow")
     # open space first, always in view and said to end the move; the cursor on the first group
     assert [r.label for r in game_screen(app).rows()] == [
-        "open space: stop", "onto A: gS bM", "onto C: yS", "onto D: wS"]
+        "open space (alone)", "onto A: gS bM", "onto C: yS", "onto D: wS"]
     assert game_screen(app).index == 1
     press(app, "left")  # the turn so far
     assert isinstance(app.top, Pages) and app.top.title == "P2: yM on B, so far"
@@ -399,7 +403,7 @@ def test_yellow_choice_cascade_and_result_with_step_log_BU8_BU9(tmp_path):
         assert step in text
     press(app, "right")  # a page down
     assert top.offset == 5
-    press(app, "ok,back,ok")  # close; session menu > Field view
+    press(app, "back,back,down,ok")  # close; session menu > Field view (after Secret colors)
     assert isinstance(app.top, Pages) and app.top.title == "In play: 6"
     assert_matches_reference(app.frame(), "bu_field")
     lines = app.top.lines
@@ -415,7 +419,7 @@ def test_a_one_option_choice_is_made_by_the_device_and_said_BU13(tmp_path):
         st = state(app)
         piece, _, target = (move.split()[1:] + ["", ""])[:3]
         press(app, ",".join(place_keys(st, piece, target or None)))
-        if isinstance(app.top, Pages):
+        while isinstance(app.top, Pages):  # a long result: OK shows its end, then closes
             press(app, "ok")
     sess = game_screen(app).session
     assert [p.text for p in sess.fold.moves][-2:] == ["place yS on A", "yellow open"]  # applied alone
@@ -472,7 +476,7 @@ def test_refusals_change_nothing(tmp_path):
     app = after_opening(tmp_path)
     before = state(app)
     sess = game_screen(app).session
-    press(app, "back,down,ok,ok")  # check mode
+    press(app, "back,down,down,ok,ok")  # check mode
     press(app, "down,right,ok")  # bM on A, into the table's field
     field = app.top
     assert isinstance(field, TableField)
@@ -493,7 +497,7 @@ def test_refusals_change_nothing(tmp_path):
 
 
 def enter_check(app, placement_keys: str) -> TableField:
-    press(app, "back,down,ok")  # session menu: Field view, Check mode
+    press(app, "back,down,down,ok")  # session menu: Secret colors, Field view, Check mode
     assert isinstance(app.top, Message) and app.top.title == "Check mode"
     press(app, "ok," + placement_keys)
     assert isinstance(app.top, TableField)
@@ -531,7 +535,7 @@ def test_check_mode_choices_have_one_colon_in_french(tmp_path):
     try:
         app = started(tmp_path, settings=Settings(language="fr"))
         press(app, OPENING)
-        press(app, "back,down,ok")  # the session menu: Field view, Check mode
+        press(app, "back,down,down,ok")  # the session menu: Secret colors, Field view, Check mode
         assert isinstance(app.top, Message)
         press(app, "ok,down,down,down,right,ok")  # yM on A (rS)
         assert isinstance(app.top, TableField)
@@ -595,7 +599,7 @@ def scripted_game(seed: int, setup: dict) -> tuple[list[str], list[str]]:
             moves.append(str(st.forced_move()))
             st = st.apply(st.forced_move())
         if before.phase == "play" and st.pending is None:
-            keys.append("ok")  # close the turn's result
+            keys.append("back")  # close the turn's result (OK shows the end of a long one first)
     return keys, moves
 
 
@@ -633,7 +637,7 @@ def test_score_screen_breakdown_and_lone_pieces_house_rule_BU11(tmp_path):
             m = rnd.choice(st.legal_moves())
             k = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
             press(app, ",".join(k))
-            if isinstance(app.top, Pages):
+            while isinstance(app.top, Pages):  # a long result: OK shows its end, then closes
                 press(app, "ok")
         st = state(app)
         assert st.lone_count is lone and isinstance(app.top, BottomsUpScreen)
@@ -735,7 +739,7 @@ def test_a_cascade_back_at_a_field_it_had_says_so_BU9(tmp_path):
     played = SimpleNamespace(fold=fold("bottoms_up", setup, [Event(i + 1, "move", {"move": t})
                                                             for i, t in enumerate(moves)]))
     lines, _ = turn_log(played, start)
-    assert any("again: open space ends it" in line for line in lines), lines
+    assert any("again: open space can end it" in line for line in lines), lines
 
 
 def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
@@ -884,7 +888,7 @@ def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
         assert rows.get("Pièce seule") == "ignorée", rows
         press(app, ",".join(["down"] * list(rows).index("Pièce seule") + ["ok"]))  # toggle
         assert {it.label: it.right for it in app.top.items}["Pièce seule"] == "compte"
-        press(app, "back,back")
+        press(app, "back,up,up,up")  # the main menu, its cursor on Settings (issue 39): to New game
         clipped = draw.CLIPS.count
         press(app, BU + ",ok,ok")  # New game, Bottoms Up, players, names: the options
         rows = {it.label: it.right for it in app.top.items}
@@ -905,7 +909,7 @@ def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13
     again = make_app(tmp_path)
     press(again, "ok")  # Resume
     assert isinstance(again.top, Pages) and (again.top.title, again.top.lines) == (title, lines)
-    press(again, "ok")
+    press(again, "back")
     assert isinstance(again.top, BottomsUpScreen) and state(again).active == 1
     (tmp_path / "opening").mkdir()
     first = started(tmp_path / "opening")

@@ -430,17 +430,18 @@ def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(t
         for c in range(len(m)):
             px = img.getpixel(((c + quiet) * scale, top + (r + quiet) * scale))
             assert bool(px) != m[r][c], (r, c)
-    lines = address_lines(url, (128 - size - 2) // 6)
-    assert "".join(lines) == url.split("://")[1] and all(len(x) <= 14 for x in lines)
-    assert lines[0] == "192.168.100."
-    # OK > TV page: the TV page's address and its code (issue 37: a TV's remote or camera)
+    lines = address_lines(url, 21)  # written out whole on its own page (DOWN), scheme kept (issue 39)
+    assert "".join(lines) == url and lines[:2] == ["http://", "192.168.100.200:8032"]
+    # OK > TV page (after Back and New address): the TV page's address and its code (issue 37)
     app.handle(Key.OK)
+    app.handle(Key.DOWN)
+    app.handle(Key.DOWN)
     app.handle(Key.OK)                 # TV page
     tv = app.top
     assert isinstance(tv, JoinScreen) and tv.address == url + "tv" and tv._matrix == qr_matrix(url + "tv")
     app.handle(Key.BACK)
     assert app.top is screen
-    # OK > New address > confirm: renewed, and the code follows
+    # OK > New address (after Back) > confirm: renewed, and the code follows
     app.handle(Key.OK)
     app.handle(Key.DOWN)
     app.handle(Key.OK)                 # New address

@@ -166,9 +166,9 @@ def play_out(run: Run, seed: int) -> None:
         if step % 7 == 0 and st.secret_mode == "device":
             run.press("back")  # the session menu's Secret colors: hold OK, release (BU-3)
             assert run.menu_to(i18n._("Secret colors"))
-            run.press("hold-ok,release")
+            run.press("hold-ok,release,back")  # the pass goes round (issue 39): BACK, the game
         if st.pending is not None and step % 2 == 0:
-            run.press("right,ok")  # the turn so far
+            run.press("right,back")  # the turn so far
         m = rnd.choice(st.legal_moves())
         if st.pending is not None or st.phase == "reveal":
             run.press(option_keys(st, str(m)))
@@ -176,10 +176,14 @@ def play_out(run: Run, seed: int) -> None:
             keys = place_keys(st, m.piece, m.target)
             run.press(keys)
         if isinstance(run.app.top, Pages):
-            run.press("down,right,ok")
+            run.press("down,right")
+        while isinstance(run.app.top, Pages):  # OK shows the end of a long result, then closes it
+            run.press("ok")
         if step % 4 == 0 and st.phase == "play":
             run.visit_menu("Last turn")
-    run.press("ok,down,down,right,ok")  # the winner, then the scores
+    run.press("ok,down,down,right")  # the winner, then the scores
+    while isinstance(run.app.top, Pages):  # OK shows the end of a long page, then closes it
+        run.press("ok")
     run.visit_menu("Why (rules)")
     run.visit_menu("Scores")
 
@@ -211,7 +215,7 @@ def check_mode(run: Run) -> None:
     run.to_row("Resolve step by step")       # the device asks the yellow choice
     st = run.state
     run.press(option_keys(st, str(st.legal_moves()[0])))
-    if isinstance(run.app.top, Pages):
+    while isinstance(run.app.top, Pages):
         run.press("ok")
 
 

@@ -85,6 +85,9 @@ class App:
 
     def home(self) -> None:
         del self.stack[1:]
+        forget = getattr(self.top, "forget_cursor", None)  # home: the menu's first entry (issue 39)
+        if forget is not None:
+            forget()
         self.top.on_show(self)
 
     def message(self, text: str, *, title: str = "", then: Callable[[Host], Any] | None = None) -> None:
@@ -212,8 +215,8 @@ class App:
                 kept = save_settings(settings, self.settings_path)
             except ConfigError as e:
                 kept = self._save_elsewhere(settings, e)
-            if kept:  # the file was written by hand: kept whole, said after the key that saved
-                self._notices.append(_("The settings file was edited by hand: it is kept as {path}, "
+            if kept:  # the file was not TOML: kept whole, said after the key that saved
+                self._notices.append(_("The settings file could not be read: it is kept as {path}, "
                                        "and the settings are saved anew.").format(path=kept))
 
     def _save_elsewhere(self, settings: Settings, error: ConfigError) -> str | None:
@@ -242,6 +245,8 @@ class App:
         try:
             if key == Key.HOLD_BACK:
                 self._pages_give_way_to_undo()
+                if self._undo_from_above():
+                    return
             self.top.on_key(key, self)
             while self._notices:  # over whatever screen the key led to
                 self.message(self._notices.pop(0), title=_("Settings"))
@@ -262,6 +267,22 @@ class App:
         if k < len(self.stack) - 1 and hasattr(self.stack[k], "ask_undo"):
             while len(self.stack) - 1 > k:
                 self.pop()
+
+    def _undo_from_above(self) -> bool:
+        """Hold BACK on a screen a game opened over itself (a size, target or bid
+        picker, "Pass: which size?", the session menu, a check in progress) asks
+        the game's undo question over it (issue 39): "Keep" leaves that screen as
+        it was, "Undo" closes it and undoes. Boxes (a question, a message) and
+        screens that keep hold BACK to themselves (``Screen.keeps_hold_back``: the
+        secret colors) are left to their own keys."""
+        top = self.top
+        if top.overlay or top.keeps_hold_back or hasattr(top, "ask_undo"):
+            return False
+        game = next((s for s in reversed(self.stack[:-1]) if hasattr(s, "ask_undo")), None)
+        if game is None:
+            return False
+        game.ask_undo(self)
+        return True
 
     def frame(self) -> Image.Image:
         c = Canvas()

@@ -85,6 +85,9 @@ class SessionScreen(CursorScreen):
         app.confirm(question, self._undo, yes=_("Undo"), no=_("Keep"), title=_("Undo"), preselect_yes=True)
 
     def _undo(self, app: "App") -> None:
+        if self in app.stack:  # asked over a picker or a menu the game opened (issue 39): those close
+            while app.top is not self:
+                app.pop()
         self.session.undo()  # the game screen shows the position before it at once
         self.after_undo(app)
 

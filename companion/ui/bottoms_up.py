@@ -282,14 +282,20 @@ class SecretTour(Screen):
     """Each player in turn sees their secret color (BU-3), privately.
 
     Neutral view: "pass the device to NAME"; that player holds OK to see the
-    color and releases to hide it, and the view moves on to the next player.
-    After the last one: "everyone has seen", OK closes. UP/DOWN pick another
-    player (to look again). Opened from the session menu it shows one
-    player's color and closes on release (OK or BACK close it too)."""
+    color and releases to hide it, and the view moves on to the next player
+    who has not looked (a short OK says so in a box; a hold there shows the
+    color too). After the last one: "everyone has seen", OK closes. UP/DOWN
+    pick another player (to look again). Opened from the session menu
+    (``from_menu``) it works the same way (issue 39), starting with the
+    active player and going round the table from there; BACK goes back to
+    the game at any time. No key here ever plays a move."""
+
+    keeps_hold_back = True  # no gesture here ever changes the game (issue 39)
 
     def __init__(self, session: Session, seat: int = 0, *, from_menu: bool = False):
         self.session = session
         self.seat = seat
+        self.first = seat  # the seat the pass starts from (the active player, from the menu)
         self.from_menu = from_menu
         self.seen: set[int] = set()
         self.showing = False
@@ -309,8 +315,12 @@ class SecretTour(Screen):
             c.title(_("Secret colors"))
             c.center(TITLE_H + 1, _("Everyone has seen"))
             c.center(TITLE_H + 11, _("their color."))
-            c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
-            c.center(TITLE_H + 38, _("first small: OK"))
+            if self.from_menu:  # back to the player whose turn it is
+                c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, st.active, LINE_CHARS))
+                c.center(TITLE_H + 38, _("the game: OK"))
+            else:
+                c.center(TITLE_H + 26, named(_("Pass to {name}:"), st.players, 0, LINE_CHARS))
+                c.center(TITLE_H + 38, _("first small: OK"))
             return
         right = f"{self.seat + 1}/{self.n}"
         c.title(_("Secret colors"), right)
@@ -332,26 +342,26 @@ class SecretTour(Screen):
                 return
             self.showing = False
             self.seen.add(self.seat)
-            if self.from_menu:
-                app.pop()
-            elif len(self.seen) == self.n:
+            if len(self.seen) == self.n:
                 self.final = True
-            else:  # the next player who has not looked yet
+            else:  # the next player round the table who has not looked yet
                 self.seat = next(k % self.n for k in range(self.seat + 1, self.seat + self.n + 1)
                                  if k % self.n not in self.seen)
         elif key in (Key.UP, Key.DOWN):
             self.showing = False
             if self.final:
                 self.final = False
-                self.seat = 0
+                self.seat = self.first
             else:
                 self.seat = (self.seat + (1 if key == Key.DOWN else -1)) % self.n
         elif key == Key.OK:
-            if self.final or self.from_menu or len(self.seen) == self.n:
+            self.showing = False
+            if self.final or len(self.seen) == self.n:
                 app.pop()
                 return
             st = state_as(BottomsUpState, self.session.state)
-            left = ", ".join(name_of(st, i) for i in range(self.n) if i not in self.seen)
+            order = [(self.first + k) % self.n for k in range(self.n)]
+            left = ", ".join(name_of(st, i) for i in order if i not in self.seen)
             app.push(HoldToSee(_("{name}: hold OK to see your color, release to hide it. Still to look: {names}.")
                                .format(name=name_of(st, self.seat), names=left), title=_("Secret colors")))
         elif key == Key.BACK:
@@ -443,10 +453,10 @@ def turn_log(session: Session, start: int, end: int | None = None) -> tuple[list
         changed |= set(after.last_changed)
         field = tuple(after.field_lines())
         if after.pending is not None and field in seen:
-            # a cascade that comes back to a field it had: say so, open space ends it (BU-9)
+            # a cascade that comes back to a field it had: say so, open space can end it (BU-9)
             k = seen[field]
-            lines.append(_("the field is as after choice {k} again: open space ends it").format(k=k) if k
-                         else _("the field is as after the placement again: open space ends it"))
+            lines.append(_("the field is as after choice {k} again: open space can end it").format(k=k) if k
+                         else _("the field is as after the placement again: open space can end it"))
         seen.setdefault(field, i - start)
     live = {g.label for g in state_as(BottomsUpState, f.states[end]).groups}
     return lines, changed & live
@@ -521,9 +531,15 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
         template = _("{name}: {piece} on {target}") if m.target else _("{name}: {piece}")
     title, right = named_title(template, before.players, before.active, right, piece=m.piece, target=m.target)
     held: dict[str, int] = {}
-    out = field_lines(st, changed, marks=True, gone=gone_lines(removed_stacks(session, start, end, held), held))
-    out.append(_("steps so far:") if so_far else _("steps:"))
-    out += log_lines(lines)
+    gone = gone_lines(removed_stacks(session, start, end, held), held)
+
+    def page(width: int) -> list[str]:
+        out = field_lines(st, changed, marks=True, gone=gone, width=width)
+        out.append(_("steps so far:") if so_far else _("steps:"))
+        return out + log_lines(lines, width)
+    out = page(LINE_CHARS)
+    if len(out) > ROWS:  # a scroll bar: every line one cell shorter, wrapped once at that width
+        out = page(LINE_CHARS - 1)
     return Pages(title, out, right=right)
 
 
@@ -717,7 +733,9 @@ class BottomsUpScreen(SessionScreen):
         if turn is not None:
             items.append(Item(_("Last turn"), lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
         if st.secret_mode == "device" and kind != Kind.OVER:
-            items.append(Item(_("Secret colors"), lambda a: (a.pop(), a.push(SecretTour(
+            # first: a player's own color in 3 presses (BACK, OK, hold OK), the pass then goes
+            # round the table (issue 39)
+            items.insert(0, Item(_("Secret colors"), lambda a: (a.pop(), a.push(SecretTour(
                 self.session, st.active, from_menu=True)))))
         if kind == Kind.OVER:
             items.insert(0, Item(_("Scores"), lambda a: (a.pop(), a.push(scores_screen(self.state)))))
@@ -745,7 +763,8 @@ class BottomsUpScreen(SessionScreen):
                     _("BU-6: the piece goes back to the stash, its replacement comes from it")]
         elif kind == Kind.YELLOW:
             out += [_("BU-8: yellow moves the piece onto another piece in play or to open space"),
-                    _("BU-9: open space queues nothing: it ends the move")]
+                    _("BU-9: a piece moved to open space queues nothing; stacks queued before "
+                      "are still recalculated")]
         elif kind == Kind.REVEAL:
             out += [_("BU-3: the colors drawn at the table are entered now"),
                     _("BU-11: the top piece of a stack scores for its color")]
@@ -810,8 +829,9 @@ class BottomsUpScreen(SessionScreen):
             room = ROW_CHARS - 1 - len(head.format(stack=""))  # a cell free before the scroll mark
             return Item(head.format(stack=stack_text(m.target, tg.pieces, room)), act)
         if isinstance(m, YellowChoice):
-            # said to end the move (BU-9: open space queues nothing; issue 13)
-            return Item(_("open space: stop"), act)  # 16: a free cell before the scroll mark
+            # BU-9: the piece stands alone and queues nothing; stacks queued before it are still
+            # recalculated, so the row does not say "stop" (issue 39)
+            return Item(_("open space (alone)"), act)  # 18: a free cell before the scroll mark
         if isinstance(m, Reveal):  # BU-3: the color drawn at the table
             return Item(color_word(m.color), act)
         return Item(o.label, act)  # pragma: no cover - every decision is above

@@ -306,7 +306,10 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
         else:
             # the search ran out (issue 15): no certainty either way, so the screen
             # says what was ruled out and never "not reachable"
-            if r.depth:
+            if r.timed_out:
+                # the time guard, not the budget, stopped it (issue 42): a safety net that says so
+                lines = wrap(_("Not found: time ran out before the search could say."), LINE_CHARS)
+            elif r.depth:
                 lines = wrap(ngettext("Not found: no cascade of {n} choice gives it; longer ones were not "
                                       "all tried.",
                                       "Not found: no cascade of up to {n} choices gives it; longer ones were "

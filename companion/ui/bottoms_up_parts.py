@@ -54,7 +54,7 @@ def stack_lines(label: str, pieces: Sequence[Piece], *, mark: str = "", width: i
 
 
 def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozenset(),
-                *, marks: bool = False, gone: Sequence[str] = ()) -> list[str]:
+                *, marks: bool = False, gone: Sequence[str] = (), width: int = LINE_CHARS) -> list[str]:
     """The field for a pager, in label order; with ``marks`` the changed
     groups come first, each on its own line(s) marked ``*``, then the
     ``gone`` lines (stacks taken off, ``gone_lines``). Other groups share
@@ -64,7 +64,7 @@ def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozens
     if marks:
         for g in groups:
             if g.label in changed:
-                out += stack_lines(g.label, g.pieces, mark="*")
+                out += stack_lines(g.label, g.pieces, mark="*", width=width)
         out += gone
     lead = " " if marks else ""
     packed = ""
@@ -72,14 +72,14 @@ def field_lines(st: BottomsUpState, changed: set[str] | frozenset[str] = frozens
         if marks and g.label in changed:
             continue
         text = f"{g.label}: " + " ".join(map(str, g.pieces))
-        if packed and len(packed) + 2 + len(text) <= LINE_CHARS:
+        if packed and len(packed) + 2 + len(text) <= width:
             packed += "  " + text
             continue
         if packed:
             out.append(packed)
             packed = ""
-        if len(lead + text) > LINE_CHARS:
-            out += stack_lines(g.label, g.pieces, mark=lead)
+        if len(lead + text) > width:
+            out += stack_lines(g.label, g.pieces, mark=lead, width=width)
         else:
             packed = lead + text
     if packed:
@@ -195,10 +195,10 @@ class PieceGrid:
 
 class Pages(Report):
     """Pre-formatted lines under a title: UP/DOWN scroll a line, LEFT/RIGHT a
-    page; OK closes it (and calls ``then``), BACK closes it. With
+    page; OK closes it (and calls ``then``), BACK closes it. While lines below
+    have never been on screen, OK first shows the end (issue 39); with
     ``read_through`` (a check's verdict, whose first difference and legal
-    result come after the verdict itself) OK first turns to the next page
-    while lines below have never been on screen."""
+    result come after the verdict itself) it turns a page at a time."""
 
     def __init__(self, title: str, lines: list[str], *, right: str = "",
                  then: Callable[["App"], Any] | None = None, banner: str = "", read_through: bool = False):
@@ -225,8 +225,12 @@ class Pages(Report):
             self.offset = max(0, self.offset - self.shown)
         elif key == Key.BACK:
             app.pop()
-        elif key == Key.OK and self.read_through and self.unseen():  # Report's paging, on request
+        elif key == Key.OK and self.read_through and self.unseen():  # a verdict: a page at a time
             self.offset = min(last, self.offset + self.shown)
+        elif key == Key.OK and self.unseen():
+            # a page whose scroll bar shows more below is not closed by the first OK: it shows
+            # the end, as every long page does (issue 39); the next OK closes it
+            self.offset = last
         elif key == Key.OK:
             app.pop()
             if self.then:
@@ -235,11 +239,38 @@ class Pages(Report):
 
 
 def log_lines(lines: list[str], width: int = LINE_CHARS) -> list[str]:
-    """Step-log lines wrapped to the screen (``width`` characters), continuations indented."""
+    """Step-log lines wrapped to the screen (``width`` characters), once (issue
+    39: a second wrap left single words on lines of their own). The
+    continuation lines are indented two cells, so each step reads as one
+    block under its stack's label, and a step never ends on a lone word when
+    the line above can give it company."""
     out = []
     for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
         first, *rest = wrap(line, width)
-        out.append(first)
-        if rest:
-            out += [" " + w for w in wrap(" ".join(rest), width - 1)]
+        block = [first] + [LOG_INDENT + w for w in wrap(" ".join(rest), width - len(LOG_INDENT))]
+        out += no_lone_word(block, width)
     return out
+
+
+LOG_INDENT = "  "
+
+
+def no_lone_word(block: list[str], width: int) -> list[str]:
+    """A wrapped block whose last line is a single word takes the last word of
+    the line above down with it, when both lines still fit and the line above
+    keeps two words (the same number of lines)."""
+    if len(block) < 2 or len(block[-1].split()) != 1:
+        return block
+    above = block[-2].split()
+    if len(above) < 3 and not (len(block) == 2 and len(above) >= 2 and not block[-2].startswith(" ")):
+        return block
+    lead = block[-2][:len(block[-2]) - len(block[-2].lstrip())]
+    moved = above[-1]
+    last = block[-1].strip()
+    new_last = LOG_INDENT + moved + " " + last
+    if len(new_last) > width or len(above) - 1 < 2:
+        return block
+    return block[:-2] + [lead + " ".join(above[:-1]), new_last]

@@ -10,8 +10,8 @@
   or higher, stopping at the ends; and a "Start" item.
 * ``draw_scoreboard``: every player's score in large digits (16 px).
 * ``Report``: a page of short lines under a title (what the device did, a
-  summary); UP/DOWN scroll, OK shows the next page until the end has been
-  seen, then closes it; BACK/LEFT/RIGHT close it.
+  summary); UP/DOWN scroll, OK shows its end, then closes it; RIGHT the next
+  page until the end (LEFT the page before), then closes it; BACK closes it.
 """
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ class OptionsSetup(Menu):
     def _rows(self) -> list[Item]:
         rows = [Item(self.start_label, lambda app: self.on_start(app, self.values()))]
         for o in self.shown_options():
-            rows.append(Item(o.label, bound(self._next_value, o), right=o.values[o.index][0]))
+            rows.append(Item(o.label, bound(self._next_value, o), right=o.values[o.index][0], leader=True))
         return rows
 
     def shown_options(self) -> list[Option]:
@@ -209,8 +209,9 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
 
 class Report(Screen):
     """A page of short lines (up to 5 under a title, UP/DOWN scroll the
-    rest); OK turns to the next page while the last lines have not been on
-    screen yet, then closes it; BACK, LEFT or RIGHT close it. A ``banner`` (a verdict: the
+    rest); OK shows the end while the last lines have not been on screen
+    yet, then closes it; RIGHT turns to the next page while there is one
+    (LEFT to the one before), then closes it; BACK closes it. A ``banner`` (a verdict: the
     result of a check) is drawn in the large font above the lines, legible
     from across the table (issue 13)."""
 
@@ -249,9 +250,16 @@ class Report(Screen):
         elif key == Key.UP:
             self.offset = max(0, self.offset - 1)
         elif key == Key.OK and self.unseen():
-            # a long report (a 5-player round summary) is not closed before its end was
-            # shown: OK first turns to the next page, the last one showing the end
+            # a long report (a 5-player round summary, 4 turn-ins on "Only one move") is not
+            # closed before its end was shown: the first OK shows the end, the next closes it
+            # (issue 39: one screen an OK took three); UP scrolls back
+            self.offset = len(self.lines) - self.shown
+        elif key == Key.RIGHT and self.offset + self.shown < len(self.lines):
+            # RIGHT pages down, as on every other page (issue 39: it closed the roll-off
+            # page before its other rolls were shown); LEFT pages back up
             self.offset = min(self.offset + self.shown, len(self.lines) - self.shown)
+        elif key == Key.LEFT and self.offset > 0:
+            self.offset = max(0, self.offset - self.shown)
         elif key in (Key.OK, Key.BACK, Key.LEFT, Key.RIGHT):
             app.pop()
         self.seen_to = max(self.seen_to, self.offset + self.shown)

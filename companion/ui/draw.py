@@ -24,13 +24,16 @@ TITLE_H = 11
 ROWS = (HEIGHT - TITLE_H) // LINE_H  # 5 body rows under a title
 BOX_ROWS = 6  # lines in a box (``Canvas.box``) that covers the whole screen but its rule
 BOX_TOP = HEIGHT - BOX_ROWS * LINE_H
+NEAR_MARK = WIDTH - 3
+"""A text with a lit pixel in this column or further right, along a scroll mark (the
+last column), is counted as clipped: it comes within 2 pixels of the mark (issue 39)."""
 
 
 class ClipLog:
     """Every text the drawing layer had to cut (``fit``), draw past the right edge
     (``Canvas.text``), leave out below the last line (``Canvas.lines``) or draw
-    up to a scroll mark (``Canvas.scrollbar``: the text's last cell reaches the
-    column beside it, in rows the mark runs along).
+    up to a scroll mark (``Canvas.scrollbar``: a lit pixel of the text comes within
+    2 pixels of it, in rows the mark runs along, issue 39).
 
     Nothing a player needs may be cut: the bench reports ``clipped_text_draws``
     over scripted games and a test fails on any. ``examples`` keeps the first
@@ -93,24 +96,28 @@ class Canvas:
         if DRAWN is not None:
             DRAWN.append(s)
         if s:
-            self.image.paste(fill, (x, y), render(s))
-            shown = s if invert else s.rstrip()  # an inverted text's bar reaches one column further
-            if shown:
-                self._placed(x + CHAR_W * len(shown) - (0 if invert else 1), y, y + LINE_H - 1, s)
+            glyphs = render(s)
+            self.image.paste(fill, (x, y), glyphs)
+            if invert:  # the inverted bar reaches one column past the cells
+                self._placed(x + CHAR_W * len(s), y, y + LINE_H - 1, s)
+            else:
+                box = glyphs.getbbox()
+                if box is not None:
+                    self._placed(x + box[2] - 1, y, y + LINE_H - 1, s)
 
     def _placed(self, right: int, top: int, bottom: int, s: str) -> None:
-        """A text's cells end at column ``right`` between ``top`` and ``bottom``:
-        counted when they reach the column beside a scroll mark along them."""
+        """A text's last lit pixel is in column ``right``, between ``top`` and
+        ``bottom``: counted when that is within 2 pixels of a scroll mark along it."""
         self._texts.append((right, top, bottom, s))
-        if right >= WIDTH - 2 and any(top <= b and a <= bottom for a, b in self._marks):
+        if right >= NEAR_MARK and any(top <= b and a <= bottom for a, b in self._marks):
             CLIPS.add(s)
 
     def mark(self, top: int, bottom: int) -> None:
         """A scroll mark in the last column from ``top`` to ``bottom`` is drawn:
-        a text whose cells reach the column beside it, along it, is counted in ``CLIPS``."""
+        a text with a lit pixel within 2 pixels of it, along it, is counted in ``CLIPS``."""
         self._marks.append((top, bottom))
         for right, a, b, s in self._texts:
-            if right >= WIDTH - 2 and a <= bottom and top <= b:
+            if right >= NEAR_MARK and a <= bottom and top <= b:
                 CLIPS.add(s)
 
     def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
@@ -124,9 +131,9 @@ class Canvas:
             self.image.paste(0, (x, y), g)
         else:
             self.image.paste(1, (x, y), g)
-        shown = s if invert else s.rstrip()
-        if shown:
-            self._placed(x + CHAR_W * scale * len(shown) - 1, y, y + g.height - 1, s)
+        box = (0, 0, g.width, g.height) if invert else g.getbbox()
+        if box is not None:
+            self._placed(x + box[2] - 1, y, y + g.height - 1, s)
 
     def center(self, y: int, s: str, *, scale: int = 1) -> None:
         w = CHAR_W * scale * len(s)

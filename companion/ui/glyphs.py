@@ -31,6 +31,25 @@ class FontFileError(ValueError):
     """The packaged font file is missing, damaged or of an unknown version."""
 
 
+def _rows(*art: str) -> bytes:
+    """A cell drawn as text: ``#`` lit, one string a row (10), six columns."""
+    assert len(art) == 10 and all(len(r) == 6 for r in art)
+    return bytes(int(r.replace("#", "1").replace(".", "0"), 2) << 2 for r in art)
+
+
+OVERRIDES: dict[str, bytes] = {
+    # misc-fixed's stroked L draws its stroke as a short bar across the stem, which
+    # reads as a "t" on the screen ("Łukasz" read "tukasz", issue 39): a rising stroke
+    # through the stem, from left of it to two cells right of it
+    "Ł": _rows("......", ".#....", ".#....", ".#.#..", ".##...", "##....", ".#....", ".#####", "......", "......"),
+    # misc-fixed's A with a ring is its A with a circumflex, cell for cell ("Åsa" drew "Âsa"):
+    # a ring over a narrower A
+    "Å": _rows("..#...", ".#.#..", "..#...", ".#.#..", "#...#.", "#####.", "#...#.", "#...#.", "......", "......"),
+    "ł": _rows("......", ".##...", "..#...", "..#.#.", "..##..", ".##...", "..#...", ".###..", "......", "......"),
+}
+"""Glyphs drawn here instead of the font file's, where the file's read as another letter."""
+
+
 @lru_cache(maxsize=1)
 def table() -> tuple[int, int, dict[str, bytes]]:
     """``(width, height, {character: rows})`` from the packaged font."""
@@ -49,6 +68,7 @@ def table() -> tuple[int, int, dict[str, bytes]]:
         (cp,) = struct.unpack_from("<I", data, off)
         glyphs[chr(cp)] = data[off + 4: off + 4 + h]
         off += 4 + h
+    glyphs.update(OVERRIDES)
     return w, h, glyphs
 
 

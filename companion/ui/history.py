@@ -1,4 +1,4 @@
-"""The History screen: past sessions per kind (date, players, result) and
+"""The History screen: past sessions per kind (number, players, result) and
 per-name totals (finished games played, games won).
 
 Reached from the main menu. With no sessions it shows the same empty list as
@@ -13,7 +13,7 @@ from ..i18n import _, ngettext
 from ..export import GameSummary, name_totals, summaries
 from ..games import GAMES, TOOLS
 from ..names import listed, short_names
-from ..words.titles import title_of
+from ..words.titles import session_title, title_of
 from .base import history_screen
 from .draw import fit
 from .widgets import ChoiceList, Item, Menu, bound
@@ -63,19 +63,19 @@ RESULT_MAX = 8  # characters of a row's result (the winner shortened alike), the
 
 
 def session_label(s: GameSummary, room: int = ChoiceList.ROOM) -> str:
-    """A session's row label in what ``room`` leaves beside its result: the day and
-    the players ("05-01 Ann,Bob"), shortened alike; where they would be cut to a
-    letter or two, the day and the time ("11-26 14:05"), which tell two games of a
-    day apart, with the players if they still fit. Never cut (QA #15)."""
+    """A session's row label in what ``room`` leaves beside its result, in one form
+    for every game (issue 39): its number, as the device says it everywhere, then
+    its players shortened alike ("#3 Ann,Bob,Cy", "#4 Maximilienne +4"), or how
+    many when no list of them reads ("#5 5 players"); a session without players
+    (a tool) has its day and time. Never cut (QA #15)."""
     left = room - len(session_result(s)) - 1
-    day, time = s.created[5:10], s.created[11:16]
+    head = f"#{s.shown} "
     if not s.players:
-        return f"{day} #{s.shown}" if len(f"{day} #{s.shown}") <= left else f"{day} {time}"
-    text = listed(s.players, left - len(day) - 1, least=3, seps=(",",), more=False)
-    if text is not None:
-        return f"{day} {text}"
-    text = listed(s.players, left - len(day) - len(time) - 2, least=2, seps=(",",), more=False)
-    return f"{day} {time} {text}" if text is not None else f"{day} {time}"
+        return head + f"{s.created[5:10]} {s.created[11:16]}"[:max(0, left - len(head))].rstrip()
+    text = listed(s.players, left - len(head), least=3, seps=(",",))
+    if text is None:
+        text = ngettext("{n} player", "{n} players", len(s.players)).format(n=len(s.players))
+    return head + text
 
 
 def session_result(s: GameSummary) -> str:
@@ -93,7 +93,7 @@ def session_result(s: GameSummary) -> str:
 
 
 class KindScreen(Menu):
-    """The sessions of one kind, newest first: the day and the players (or the time), the winner at the right."""
+    """The sessions of one kind, newest first: the number and the players, the winner at the right."""
 
     def __init__(self, game: str, sessions: list[GameSummary]) -> None:
         self.game = game
@@ -124,4 +124,4 @@ def open_summary(app: "App", s: GameSummary) -> None:
     items.append(Item(f"{s.date}"))
     moves = ngettext("{n} move", "{n} moves", s.moves).format(n=s.moves)
     items.append(Item(_("{moves}, ended").format(moves=moves) if s.ended else moves))
-    app.push(Menu(f"#{s.shown} {_(s.title)}", items))
+    app.push(Menu(session_title(s.game, s.shown), items))

@@ -5,8 +5,9 @@ The QR code is drawn by segno at error level L, version as small as the
 address allows (3 for an IPv4 address: 29 modules), on a lit quiet zone of
 the standard's 4 modules (issue 37), at the largest module that fits the
 64-pixel panel with it (one pixel for a version-3 code).
-The address is written beside it, broken where it reads well (after the
-dots, the port, and in the secret), so it can be typed too.
+Beside it: a heading, what to do, and DOWN for the address written out
+whole (``http://`` kept, broken between its parts, "l" drawn apart from "1"
+and "I"), so it can be typed too.
 
 The screen asks the app only for ``app.web`` (a ``PageLink``: the address,
 whether it serves, and ``renew``), which the command line gives when the
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..i18n import _
 from ..io import Key
-from .draw import CHAR_W, HEIGHT, LINE_H, WIDTH, Canvas, wrap
+from .draw import CHAR_W, CLIPS, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import Confirm, Item, Menu, Screen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,20 +59,47 @@ def qr_layout(n: int, height: int = HEIGHT) -> tuple[int, int]:
 
 
 def address_lines(url: str, width: int) -> list[str]:
-    """``url`` without its scheme, in lines of at most ``width`` characters, broken
-    after a dot or a slash or before a colon where that fits, else anywhere."""
-    rest = url.split("://", 1)[-1]
+    """``url`` whole (``http://`` kept: a browser needs it typed as shown) in lines of
+    at most ``width`` characters, broken between its parts: the scheme, the host
+    with its port, the path (the secret), each part on as few lines as it takes
+    ("http://" / "192.168.1.20:8032" / "/AbC...xyz/"), and a part longer than a
+    line after a dot, a slash or before a colon where that fits, else anywhere."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    host, slash, path = rest.partition("/")
+    parts = [p for p in (scheme + sep, host, slash + path) if p]
     out: list[str] = []
-    while rest:
-        if len(rest) <= width:
-            out.append(rest)
-            break
-        # after a dot or a slash, before a colon (the port reads ":8032/"); else anywhere
-        cuts = [rest.rfind(ch, 0, width) + 1 for ch in "./"] + [rest.rfind(":", 1, width + 1)]
-        cut = max((c for c in cuts if 0 < c <= width), default=width)
-        out.append(rest[:cut])
-        rest = rest[cut:]
+    for part in parts:
+        if out and len(out[-1]) + len(part) <= width:
+            out[-1] += part
+            continue
+        while part:
+            if len(part) <= width:
+                out.append(part)
+                break
+            cuts = [part.rfind(ch, 0, width) + 1 for ch in "./"] + [part.rfind(":", 1, width + 1)]
+            cut = max((c for c in cuts if 0 < c <= width), default=width)
+            out.append(part[:cut])
+            part = part[cut:]
     return out
+
+
+# Letters an address's secret holds that the screen's font draws nearly alike ("1" and
+# "l", "I" and "l" side by side, issue 39): in the written address "l" gets a foot
+# turned right, as typewriter faces draw it, so that "1", "l" and "I" read apart.
+_TAILED_L = bytes(int(r.replace("#", "1").replace(".", "0"), 2) << 2 for r in (
+    "......", ".##...", "..#...", "..#...", "..#...", "..#...", "..#...", "...##.", "......", "......"))
+
+
+def draw_address(c: Canvas, x: int, y: int, line: str) -> None:
+    """A line of the written address: the font's text, "l" with its foot (above)."""
+    from PIL import Image  # only the written address draws a cell of its own
+    c.text(x, y, line)
+    for i, ch in enumerate(line):
+        if ch == "l":
+            c.d.rectangle((x + i * CHAR_W, y, x + (i + 1) * CHAR_W - 1, y + LINE_H - 1), fill=0)
+            c.image.paste(1, (x + i * CHAR_W, y), Image.frombytes("1", (CHAR_W, LINE_H), _TAILED_L))
 
 
 def draw_qr(c: Canvas, matrix: list[list[bool]], x: int = 0, y: int = 0, height: int = HEIGHT) -> int:
@@ -91,15 +119,19 @@ def draw_qr(c: Canvas, matrix: list[list[bool]], x: int = 0, y: int = 0, height:
 
 
 class JoinScreen(Screen):
-    """The page's address: QR code left, text right. OK: the TV page's address (its QR
-    code, for a TV's camera or to type it with a remote, issue 37) or a new address;
-    BACK: back. ``tv``: this screen shows the TV page's address (``.../tv``)."""
+    """The page's address: the QR code left; right of it a heading, what to do and
+    how to see the address written (issue 39). DOWN (or RIGHT) shows the address
+    written out whole for typing, UP (or LEFT) the code again; OK: a menu (Back
+    first, then New address, then TV page: the TV page's code and address, for a
+    TV's camera or its remote, issue 37); BACK: back. ``tv``: this screen shows
+    the TV page's address (``.../tv``)."""
 
     def __init__(self, tv: bool = False) -> None:
         self.title = _("TV page") if tv else _("Scoreboard page")
         self.tv = tv
         self.address: str | None = None
         self.problem = ""
+        self.written = False  # the address written out, instead of the code
         self._matrix: list[list[bool]] | None = None
         self._for: str | None = None
 
@@ -120,29 +152,58 @@ class JoinScreen(Screen):
             for i, line in enumerate(wrap(self.problem or _("The page is not running."), WIDTH // CHAR_W)[:5]):
                 c.text(1, 12 + i * LINE_H, line)
             return
+        if self.written:
+            self.render_written(c)
+            return
         left = draw_qr(c, self._matrix) + 2
         room = (WIDTH - left) // CHAR_W
-        lines = address_lines(self.address, room)
-        if self.problem:
-            lines = lines[:5] + ["!"]
-        top = max(0, (HEIGHT - len(lines) * LINE_H) // 2)
-        for i, line in enumerate(lines[:HEIGHT // LINE_H]):
-            c.text(left, top + i * LINE_H, line)
+        # the heading, inverted, over the column beside the code; what to do under it
+        c.d.rectangle((left - 1, 0, WIDTH - 1, TITLE_H - 2), fill=1)
+        c.text(left, 0, fit(_("TV page") if self.tv else _("Scoreboard"), room), invert=True)
+        lines = wrap(_("Scan with a phone on this Wi-Fi"), room)
+        if self.problem:  # said in full on the written address
+            lines = lines[:2] + [_("! see ↓")]
+        for cut in lines[3:]:
+            CLIPS.add(cut)
+        for i, line in enumerate(lines[:3]):
+            c.text(left, TITLE_H + 1 + i * LINE_H, line)
+        hint = wrap(_("↓ address as text"), room)
+        for cut in hint[2:]:
+            CLIPS.add(cut)
+        for i, line in enumerate(hint[:2]):
+            c.text(left, HEIGHT - 2 * LINE_H + i * LINE_H, line)
+
+    def render_written(self, c: Canvas) -> None:
+        assert self.address is not None
+        c.title(_("Page address"))
+        width = WIDTH // CHAR_W
+        lines = address_lines(self.address, width)
+        y = TITLE_H + 1
+        for line in lines[:3]:
+            draw_address(c, 1, y, line)
+            y += LINE_H
+        hint = wrap(self.problem, width)[:1] if self.problem else wrap(_("Type it in a browser; ↑ the code."), width)
+        for line in hint[:ROWS - min(3, len(lines))]:
+            c.text(1, y, line)
+            y += LINE_H
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.BACK:
             app.pop()
+        elif key in (Key.DOWN, Key.RIGHT, Key.UP, Key.LEFT):
+            self.written = key in (Key.DOWN, Key.RIGHT) and self.address is not None
         elif key == Key.OK:
             link: PageLink | None = getattr(app, "web", None)
             if link is None:
                 app.pop()
                 return
+            # Back first: OK, OK never asks for a new address (issue 39)
             app.push(Menu(self.title, [
-                *([] if self.tv else [Item(_("TV page"), lambda a: (a.pop(), a.push(JoinScreen(tv=True))))]),
+                Item(_("Back"), lambda a: a.pop()),
                 Item(_("New address"), lambda a: (a.pop(), a.push(Confirm(
                     _("A new address ends every open page; the table scans the new code."),
-                    lambda b: self._renew(b, link), yes=_("New address"), title=_("New address"))))),
-                Item(_("Back"), lambda a: a.pop()),
+                    lambda b: self._renew(b, link), yes=_("Renew"), no=_("Keep"), title=_("New address"))))),
+                *([] if self.tv else [Item(_("TV page"), lambda a: (a.pop(), a.push(JoinScreen(tv=True))))]),
             ]))
 
     def _renew(self, app: "App", link: PageLink) -> None:

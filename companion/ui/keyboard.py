@@ -119,21 +119,36 @@ def find(ch: str, page: int) -> tuple[int, int] | None:
     return next(((r, c) for r in range(ROWS) for c in range(COLS) if grid[r][c] == ch), None)
 
 
+def step(page: int, pos: tuple[int, int], key: Key) -> tuple[int, int]:
+    """Where an arrow key takes the cursor on ``page``: the next cell that holds a
+    key in that direction (the grid wraps), over blank cells, which cannot be
+    selected (issue 39: OK on a blank cell of the "ął" page typed nothing)."""
+    grid = _GRIDS[page]
+    nxt = _wrap_step(pos, key)
+    while not grid[nxt[0]][nxt[1]] and nxt != pos:
+        nxt = _wrap_step(nxt, key)
+    return nxt
+
+
 def path_to(ch: str, page: int = 0, start: tuple[int, int] = HOME) -> list[Key] | None:
     """The presses from ``start`` that press ``ch`` on ``page`` (moves, then OK), or ``None``.
-    The shortest way over the wrapped grid: what a player who knows the grid presses."""
-    grid = _GRIDS[page]
-    for r in range(ROWS):
-        for c in range(COLS):
-            if grid[r][c] == ch:
-                dr, dc = r - start[0], c - start[1]
-                if abs(dr) > ROWS // 2:
-                    dr -= ROWS * (1 if dr > 0 else -1)
-                if abs(dc) > COLS // 2:
-                    dc -= COLS * (1 if dc > 0 else -1)
-                return ([Key.DOWN if dr > 0 else Key.UP] * abs(dr)
-                        + [Key.RIGHT if dc > 0 else Key.LEFT] * abs(dc) + [Key.OK])
-    return None
+    The shortest way over the wrapped grid (blank cells skipped, as the arrows skip
+    them): what a player who knows the grid presses."""
+    goal = find(ch, page)
+    if goal is None:
+        return None
+    paths: dict[tuple[int, int], list[Key]] = {start: []}
+    frontier = [start]
+    while goal not in paths and frontier:
+        nxt = []
+        for pos in frontier:
+            for key in (Key.DOWN, Key.UP, Key.RIGHT, Key.LEFT):
+                there = step(page, pos, key)
+                if there not in paths:
+                    paths[there] = paths[pos] + [key]
+                    nxt.append(there)
+        frontier = nxt
+    return paths[goal] + [Key.OK] if goal in paths else None
 
 
 class NameKeyboard(Screen):
@@ -203,7 +218,7 @@ class NameKeyboard(Screen):
     # ------------------------------------------------------------ keys
     def on_key(self, key: Key, app: "App") -> None:
         if key in (Key.UP, Key.DOWN, Key.LEFT, Key.RIGHT):
-            self.pos = _wrap_step(self.pos, key)
+            self.pos = step(self.page, self.pos, key)
         elif key == Key.OK:
             self._press(self.cell(*self.pos), app)
         elif key == Key.HOLD_OK:

@@ -113,6 +113,9 @@ def _first_fitting(texts: list[str], width: int) -> str:
     return next((t for t in texts if len(t) <= width), fit(texts[-1], width))
 
 
+FOOTER_CHARS = ChoiceList.room(2, 1)  # 19: a menu row beside a scroll bar
+
+
 class MainMenu(Menu):
     def __init__(self) -> None:
         super().__init__(_("Pyramid Companion"), self._items, on_back=lambda app: None)
@@ -125,15 +128,33 @@ class MainMenu(Menu):
         infos = app.journal.sessions()  # read once for both
         self._resumable = app.unfinished(infos)
         self._finished = app.last_finished(infos)
-        self.index = 0  # back home, the cursor is on Last game, Resume (or New game)
+        # back home, the cursor is on Last game, Resume (or New game); back (BACK) from
+        # History, Settings, About or the page's QR code, on that entry again (issue 39)
+        kept = [i for i, it in enumerate(self._items()) if self._kept is not None and it.value == self._kept]
+        self.index = kept[0] if kept else 0
         # the game under the cursor, by name and players, on the last two lines (issue 13)
-        self._labels = {sid: session_label(app, sid, lines=2)
+        # 19 characters from x=7: the footer's last pixels keep 2 columns from the list's
+        # scroll bar, which runs beside it (issue 39: "...,Łuka" ended 1 pixel from it)
+        self._labels = {sid: session_label(app, sid, FOOTER_CHARS, lines=2)
                         for sid in ([self._finished] if self._finished is not None else []) + self._resumable[:1]}
-        self._others = [(sid, session_label(app, sid), session_label(app, sid, lines=2))
+        self._others = [(sid, session_label(app, sid), session_label(app, sid, FOOTER_CHARS, lines=2))
                         for sid in self._resumable[1:]]
 
     _others: list[tuple[int, str, str]] = []
     _finished: int | None = None
+    _kept: str | None = None  # the entry the cursor comes back to (``KEEPS_CURSOR``)
+    KEEPS_CURSOR = ("history", "settings", "about", "page")
+
+    def on_key(self, key: Key, app: "App") -> None:
+        if key == Key.OK:
+            items = self.items
+            here = items[self.index].value if items else None
+            self._kept = here if here in self.KEEPS_CURSOR else None
+        super().on_key(key, app)
+
+    def forget_cursor(self) -> None:
+        """Sent home (``App.home``: a game left, a session ended): the first entry next."""
+        self._kept = None
     _labels: dict[int, str] = {}
 
     def footer_lines(self) -> list[str]:
@@ -163,11 +184,13 @@ class MainMenu(Menu):
             Item(_("New game"), lambda app: app.push(NewGameMenu())),
             Item(_("Tools"), lambda app: app.push(ToolsMenu())),
             # start-up: History and the exports under it (30 ms on a PC) load when it is opened
-            Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen())),
-            Item(_("Settings"), lambda app: app.push(SettingsMenu())),
-            Item(_("About"), lambda app: app.push(about_screen(app))),
+            Item(_("History"), lambda app: app.push(importlib.import_module(".history", __package__).HistoryScreen()),
+                 value="history"),
+            Item(_("Settings"), lambda app: app.push(SettingsMenu()), value="settings"),
+            Item(_("About"), lambda app: app.push(about_screen(app)), value="about"),
             # the page's QR code (issue 32); last, so the entries above keep their places
-            Item(_("Scoreboard page"), lambda app: app.push(importlib.import_module(".join", __package__).JoinScreen())),
+            Item(_("Scoreboard page"), lambda app: app.push(importlib.import_module(".join", __package__).JoinScreen()),
+                 value="page"),
         ]
         return items
 
@@ -422,18 +445,18 @@ class SettingsMenu(Menu):
         idle = _idle_text(s.idle_blank_s)
         lang = s.language if s.language in LANGUAGES else language()
         return [
-            Item(_("Language"), self._language, right=LANGUAGES.get(lang, lang)),
-            Item(_("Contrast"), self._contrast, right=str(s.contrast)),
-            Item(_("Screen off"), self._idle, right=idle),
-            Item(_("Rotation"), self._rotation, right=f"{s.rotation}°"),
-            Item(_("Seed"), self._seed, right=s.seed or _("random")),
-            Item(_("Player names"), lambda app: app.push(PlayerNames())),
+            Item(_("Language"), self._language, right=LANGUAGES.get(lang, lang), leader=True),
+            Item(_("Contrast"), self._contrast, right=str(s.contrast), leader=True),
+            Item(_("Screen off"), self._idle, right=idle, leader=True),
+            Item(_("Rotation"), self._rotation, right=f"{s.rotation}°", leader=True),
+            Item(_("Seed"), self._seed, right=s.seed or _("random"), leader=True),
+            Item(_("Player names"), lambda app: app.push(PlayerNames())),  # no value: no leader
             Item(_("Ice hints"), lambda app: self._set(app, boi_hints=not s.boi_hints),
-                 right=_("on") if s.boi_hints else _("off")),
+                 right=_("on") if s.boi_hints else _("off"), leader=True),
             Item(_("Ice advice"), lambda app: self._set(app, boi_advice="score" if s.boi_advice == "win" else "win"),
-                 right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score")),
+                 right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score"), leader=True),
             Item(_("Lone pieces"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
-                 right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score")),
+                 right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score"), leader=True),
         ]
 
     def _language(self, app: "App") -> None:

@@ -100,11 +100,9 @@ def value_words(value: tuple[int, int]) -> str:
 
 
 def value_forms(value: tuple[int, int]) -> list[str]:
-    """A bid's value in words, then in fewer characters: the longest that fits is
-    shown ("4 pips, 2 pieces", "4 pips,2 pieces"). Always whole words, never
-    "pc" or "enc." (issue 34)."""
-    words = value_words(value)
-    return [words] if value == (0, 0) else [words, words.replace(", ", ",")]
+    """A bid's value in words, as it may be written: whole words, never "pc" or
+    "enc." (issue 34), and a space after the comma (issue 39: "2 pips,1 piece")."""
+    return [value_words(value)]
 
 
 def pcs(pieces) -> str:
@@ -790,7 +788,8 @@ class BidPicker(CursorScreen):
         self.seat = st.active
         self.have = sorted(st.hands[st.active].items(), key=lambda pc: (pc[0].pips, str(pc[0])))
         self.chosen = [0] * len(self.have)
-        self.list = ChoiceList(mark="side")
+        self.list = ChoiceList(mark="side")  # the pieces' rows, under the Bid row
+        self._index = 0  # 0: the Bid row; k: the list's piece k - 1
 
     def pieces(self) -> tuple[Piece, ...]:
         return tuple(p for (p, _n), k in zip(self.have, self.chosen) for _i in range(k))
@@ -817,13 +816,30 @@ class BidPicker(CursorScreen):
             beat = self.beat_lines(b[0], bid_value(b[1]))
         for i, line in enumerate(beat):
             c.text(1, TITLE_H + i * LINE_H, fit(line, LINE))
-        mine = value_forms(bid_value(self.pieces()))
-        room = ChoiceList.room(1 + len(self.have), ROWS - len(beat))
-        label = next((t for t in [_("Bid: {value}").format(value=v) for v in mine] + mine
-                      if len(t) <= room), mine[-1])
-        rows = [Item(label)]  # the row OK places the bid on
-        rows += [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
-        self.list.render(c, rows, len(beat), ROWS - len(beat))
+        # the Bid row (OK places the bid) stays in view over the pieces' list, the
+        # whole row's width, beside no scroll mark; a value too long for "Bid: " in
+        # front of it has the label on a line of its own over it (issue 39)
+        mine = value_words(bid_value(self.pieces()))
+        first = len(beat)
+        label = _("Bid: {value}").format(value=mine)
+        x = self.list.x
+        if len(label) > (WIDTH - x) // CHAR_W:
+            c.text(x, TITLE_H + first * LINE_H, _("Bid:"))
+            first += 1
+            label = mine
+        c.row(first, fit(label, (WIDTH - x) // CHAR_W), selected=self._index == 0, x=x)
+        rows = [Item(piece_words(p), right=f"{k}/{n}") for (p, n), k in zip(self.have, self.chosen)]
+        self.list.index = max(0, self._index - 1)
+        self.list.render(c, rows, first + 1, ROWS - first - 1, cursor=self._index > 0)
+
+    @property
+    def index(self) -> int:
+        """The cursor: 0 on the Bid row, 1 + k on the hand's piece k."""
+        return self._index
+
+    @index.setter
+    def index(self, value: int) -> None:
+        self._index = value
 
     def beat_lines(self, seat: int, value: tuple[int, int]) -> list[str]:
         """The bid to beat and who holds it, in two lines in every language (QA #9):

@@ -28,6 +28,9 @@ class Screen:
     owner: str | None = None  # the game a shared widget was made for (ui.undercut.ours marks them)
     overlay = False
     """Drawn as a box over the screen under it (``App.frame`` draws that one first)."""
+    keeps_hold_back = False
+    """Hold BACK here is this screen's own key: over a game it does not ask the
+    game's undo (``App._undo_from_above``)."""
 
     @property
     def private(self) -> bool:
@@ -53,6 +56,9 @@ class Item:
     value: Any = None
     enabled: bool = True
     right: str = ""
+    leader: bool = False
+    """A dotted leader from the label to its ``right`` value (an option and its
+    value, issue 39: "Secret colors device" read as one phrase)."""
 
 
 P = ParamSpec("P")
@@ -99,6 +105,18 @@ def item_text(it: Item, room: int) -> str:
     return fit(it.label, left).ljust(left) + " " + it.right
 
 
+def leader(c: Canvas, x: int, y: int, text: str, right: int) -> None:
+    """Dots on the baseline between a row's label and its last ``right`` characters
+    (the value), one every 2 pixels, 2 pixels clear of each: a single space between
+    them still shows two dots."""
+    start = len(text) - right  # the value's first cell
+    end = len(text[:start].rstrip())  # the label's cells
+    if end <= 0 or start <= end:
+        return
+    for px in range(x + CHAR_W * end + 1, x + CHAR_W * start - 2, 2):
+        c.d.point((px, y + 7), fill=1)
+
+
 class ChoiceList:
     """The shared cursor list of the game screens: ``Item`` rows drawn in
     body rows under the title, scrolled to the cursor. UP/DOWN move
@@ -114,7 +132,8 @@ class ChoiceList:
     def room(rows: int, shown: int = ROWS, x: int = 7) -> int:
         """The characters of a row from ``x`` in a list of ``rows`` rows showing
         ``shown``: with a scroll mark, the cells stop before the column beside it
-        (text that meets the mark is counted as clipped, issue 34): 19 from x=7."""
+        (text within 2 pixels of the mark is counted as clipped, issues 34 and 39): 19 from x=7
+        (the font's letters leave their cell's last column blank)."""
         return (WIDTH - x - (2 if rows > shown else 0)) // CHAR_W
 
     def __init__(self, *, x: int = 7, mark: str = "bar"):
@@ -139,13 +158,18 @@ class ChoiceList:
         self.index = min(self.index, max(0, len(items) - 1))
         return fresh
 
-    def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS) -> None:
+    def render(self, c: Canvas, items: Sequence[Item], first: int = 0, n: int = ROWS, *,
+               cursor: bool = True) -> None:
+        """The rows from body row ``first``, ``n`` of them; ``cursor``: the arrow on the
+        cursor's row (``False``: the cursor is on a row of the screen's own, above)."""
         self.top = scrolled(self.index, self.top, n)
         room = self.room(len(items), n, self.x)
         for i, it in enumerate(items[self.top:self.top + n]):
             label = fit(item_text(it, room), room)
             c.row(first + i, label if it.enabled else f"({label})",
-                  selected=(self.top + i == self.index), x=self.x)
+                  selected=cursor and self.top + i == self.index, x=self.x)
+            if it.leader and it.right and it.enabled:
+                leader(c, self.x, TITLE_H + (first + i) * LINE_H, label, len(it.right))
         if self.mark == "bar":  # beside the list's rows (not the lines above them)
             c.scrollbar(self.top, n, len(items), top=TITLE_H + first * LINE_H)
         elif len(items) > n:  # a small scroll mark beside the rows

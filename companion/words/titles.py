@@ -17,3 +17,9 @@ def title_of(game: str, *, translated: bool = True) -> str:
     """``game``'s title (``undercut`` -> "Undercut"; an unknown name as it is)."""
     title = (GAMES.get(game) or TOOLS.get(game) or (game, game))[1]
     return _(title) if translated else title
+
+
+def session_title(game: str, number: int) -> str:
+    """"Undercut #3": a session by its game and its number, as History titles it and as
+    the game's session menu says it (issue 39)."""
+    return _("{game} #{n}").format(game=title_of(game), n=number)
