@@ -37,6 +37,9 @@ Figures (keys of the JSON object):
                      presses stay on time; under the load, streams that missed the last
                      state, frames later than 100 ms, updates later than 0.5 s; open pages
                      that still differ from a fresh page 1 s after a press (issue 37)
+  web_seat_update_p95_ms, presses_secret_color_phone
+                     a seat's own page (issue 41, bench/seat.py): a press to the seat
+                     page's DOM; the presses on the device to see one's color again mid-game
 
 A figure that cannot be measured in this version is printed as "n/a" and
 written as null.
@@ -395,6 +398,7 @@ GOALS = {
     "web_secret_leaks": ("<=", 0), "web_clients_held": (">=", 32), "web_load_events_lost": ("<=", 0),
     "web_load_frames_late": ("<=", 0), "web_load_updates_late": ("<=", 0),
     "web_open_page_stale": ("<=", 0),
+    "web_seat_update_p95_ms": ("<=", 50), "presses_secret_color_phone": ("<=", 0),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
         "bus_bytes_ratio_to_ideal",
@@ -406,7 +410,8 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "presses_bu_place_mean", "presses_secret_color_midgame",
         "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
         "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
-        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale"]
+        "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale",
+        "web_seat_update_p95_ms", "presses_secret_color_phone"]
 
 
 def meets(v: float, goal: tuple[str, float]) -> bool:
@@ -595,6 +600,7 @@ def report(fig: dict, quick: bool) -> str:
         bu_note(fig),
         __import__("bench.web", fromlist=["note"]).note(fig),
         __import__("bench.stale", fromlist=["note"]).note(fig),
+        __import__("bench.seat", fromlist=["note"]).note(fig),
         "* **Bag of Ice win advice** (B-10): `boi_win_turn_ms` is the 99th percentile of solving one "
         "two-player turn for the win from the packaged table, in plain Python as on the device, over "
         "random needs and the largest ones (a game's first turn, needs of 100); the device does it on a "
@@ -646,6 +652,11 @@ def readme_presses(fig: dict, path: str = os.path.join(ROOT, "README.md")) -> No
         f.write(f"{head}{start}\n{presses_table(fig)}\n{end}{tail}")
 
 
+def _in_temp(prefix: str, fn):
+    with tempfile.TemporaryDirectory(prefix=prefix) as d:
+        return fn(d)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench", description="Run every benchmark and print a table.")
     p.add_argument("--quick", action="store_true", help="a smaller run fit for CI")
@@ -664,7 +675,9 @@ def main(argv=None) -> int:
              ("presses", measure_presses),
              ("clipped text", lambda: measure_clips(a.quick)),
              ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick)),
-             ("scoreboard page", lambda: __import__("bench.web", fromlist=["measure_web"]).measure_web(a.quick))]
+             ("scoreboard page", lambda: __import__("bench.web", fromlist=["measure_web"]).measure_web(a.quick)),
+             ("seat page", lambda: _in_temp("bench-seat-", lambda d: __import__(
+                 "bench.seat", fromlist=["measure"]).measure(d, stretches=3 if a.quick else 6)))]
     for name, fn in steps:
         t0 = time.perf_counter()
         fig.update(fn())

@@ -651,6 +651,24 @@ note();
 """
 
 
+def update_lags(presses: list[Press], seen: dict[int, float]) -> tuple[list[float], int]:
+    """Per press that moved the journal: ms from the press to the page first showing
+    its seq or a later one (``seen``: seq -> epoch seconds, from ``OBSERVE``); and the
+    presses never shown."""
+    shown = sorted(seen.items())
+    lags: list[float] = []
+    missed = 0
+    for x in presses:
+        if x.seq is None:
+            continue
+        at = [t for s, t in shown if s >= x.seq and t >= x.put_epoch]
+        if not at:
+            missed += 1
+            continue
+        lags.append((min(at) - x.put_epoch) * 1000)
+    return lags, missed
+
+
 def measure_browser(p: Plan, folder: str) -> dict[str, Any]:
     from bench.browser import Unavailable, chromium
     from bench.live import LiveTable
@@ -677,16 +695,7 @@ def measure_browser(p: Plan, folder: str) -> dict[str, Any]:
                 "web_update_reason": f"Chromium failed: {type(e).__name__}: {str(e).splitlines()[0][:200]}"}
     finally:
         d.quit()
-    shown = sorted(seen.items())
-    lags, missed = [], 0
-    for x in presses:
-        if x.seq is None:
-            continue
-        at = [t for s, t in shown if s >= x.seq and t >= x.put_epoch]
-        if not at:
-            missed += 1
-            continue
-        lags.append((min(at) - x.put_epoch) * 1000)
+    lags, missed = update_lags(presses, seen)
     return {"web_update_p95_ms": round(percentile(lags, 0.95), 1) if lags else None,
             "web_update_interval_ms": round(p.browser_interval_s * 1000),
             "web_update_p50_ms": round(percentile(lags, 0.5), 1) if lags else None,

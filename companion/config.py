@@ -23,6 +23,9 @@ players            []         player names offered at game setup (NFC, each cut 
 boi_hints          true       Bag of Ice: show the bank/draw hint (B-9)
 boi_advice         "win"      Bag of Ice advice: "win" (the chance to win, B-10, two players) or "score" (B-9)
 bu_lone_pieces     false      Bottoms Up house rule: lone pieces score (BU-11)
+bu_seat_color      true       Bottoms Up: while a player holds OK to see their secret color, the
+                              device draws the color beside the seat page's QR code (true) or only
+                              the code (false: every player reads it on their phone, issue 41)
 serial             ""         serial console port or URL; "" = off
 serial_baud        115200     serial console speed
 read_only          true       serial console may only read, unless the players pair it on the device
@@ -64,6 +67,7 @@ class Settings:
     boi_hints: bool = True
     boi_advice: str = "win"
     bu_lone_pieces: bool = False
+    bu_seat_color: bool = True
     serial: str = ""
     serial_baud: int = 115200
     read_only: bool = True

@@ -28,6 +28,7 @@ view translates or computes a rule of its own.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -35,6 +36,7 @@ from .engine import CHANCE, State
 from .i18n import _, language as current_language
 from .export import (is_secret, is_secret_text, player_names, score_sheet_png, scores_csv,
                      secrets_before_the_end, session_summary)
+from .pieces import Color
 from .records import Event, dumps
 from .words import page
 from .words.moves import move_words
@@ -152,7 +154,36 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
     }
     table = {"undercut": _undercut, "bag_of_ice": _bag_of_ice, "bottoms_up": _bottoms_up}.get(session.game)
     out["table"] = table(st, ended, settings) if table is not None else {}
+    out["piece_names"] = piece_names_in(out["table"])
     return out
+
+
+PIECE_CODE = re.compile(r"^[a-z][SML]$")
+
+
+def piece_names_in(table: dict[str, Any]) -> dict[str, str]:
+    """The pieces the table shows, in words (a screen reader's "purple medium" for
+    ``pM``): only those shown, so no word of a piece that is not on the page (a
+    secret color's name) is in the projection (V-1)."""
+    codes: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            if PIECE_CODE.match(x):
+                codes.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+    walk({k: v for k, v in table.items() if k not in ("secret_colors", "secret_words")})
+    for name in table.get("secret_colors") or ():
+        try:
+            codes.add(Color.parse(str(name)).letter + "M")
+        except ValueError:  # no color (a seat without one): no piece
+            pass
+    return {c: page.piece_words(c) for c in sorted(codes)}
 
 
 def view_key(app, session) -> Any:
@@ -323,7 +354,7 @@ def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
             "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
             "result": None, "winners": [], "end": None, "change": None, "moves": [], "labels": labels(),
-            "table": {}}
+            "table": {}, "piece_names": {}}
 
 
 def labels() -> dict[str, Any]:
@@ -352,7 +383,11 @@ def _labels(lang: str) -> dict[str, Any]:
         "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
         "json": _("record (JSON lines)"),
         "csv": _("scores (CSV)"), "png": _("score sheet (PNG)"), "tv": _("TV page"), "phone": _("Phone page"),
-        "pieces": page.piece_names(lang),
+        # a seat's own page (issue 41, V-3)
+        "your_color": _("Your color"), "seat_hold": _("Hold to see"), "seat_release": _("Release to hide"),
+        "seat_tap_hide": _("Tap to hide"),
+        "seat_hint": _("Hold the button to see your color, or tap it (tap again to hide)."),
+        "seat_ended": _("The game is over: every color is on the scoreboard, and this seat's page has ended."),
     }
 
 

@@ -39,6 +39,9 @@ from .i18n import language
 from .words import page
 from .words.titles import title_of
 from .journal import Journal
+from .games.bottoms_up import Color
+from .seats import Seats
+from .words.pieces import color_word
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -65,8 +68,12 @@ ASSETS = {  # the page's files, shipped as package data (no CDN, no build step)
     "history.js": "text/javascript; charset=utf-8",
     "worker.js": "text/javascript; charset=utf-8",  # one stream for every tab of a browser (issue 37)
     "icon.svg": "image/svg+xml",
+    "seat.js": "text/javascript; charset=utf-8",   # a seat's own page (issue 41)
+    "seat.css": "text/css; charset=utf-8",
 }
 PAGES = {"": "index.html", "tv": "index.html", "history": "history.html"}
+SEAT_HEAD = (b'<link rel="stylesheet" href="static/seat.css">\n'
+             b'<script src="static/seat.js" defer></script>\n')
 
 
 def new_secret() -> str:
@@ -106,6 +113,55 @@ class Board:
         self._snap: tuple[str, str] = (view_tag(0, text), text)
         self._listeners: list[Callable[[], None]] = []
         self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
+        self.seats = Seats()    # the seat pages' addresses (issue 41, V-3): in memory only
+        # each seat page's (tag, text, alive), made with the public one; a seat ended with its
+        # game stays (not alive) so that a page open on it gets the end (a few, briefly)
+        self._seat_snaps: dict[str, tuple[str, str, bool]] = {}
+        self._ended: list[str] = []
+
+    def seat_snapshot(self, token: str) -> tuple[str, str, bool] | None:
+        """``(tag, json_text, alive)`` for seat page ``token`` (issue 41, RULINGS V-3): the
+        public snapshot with that seat's part (its own color) added while the token
+        lives; the public snapshot alone, not alive, once its game has ended; None for
+        a token that is not (or no longer) a seat's. Every known token is compared in
+        constant time (a near miss takes as long as a far one)."""
+        with self._lock:
+            items = list(self._seat_snaps.items())
+        raw = token.encode("utf-8", "surrogateescape")
+        found = None
+        for t, snap in items:
+            if _secrets.compare_digest(t.encode("ascii"), raw):
+                found = snap
+        return found
+
+    def end_seats(self) -> None:
+        """Every seat address ends (the device's address was renewed): open seat pages
+        end at once, as the public ones do."""
+        self.seats.clear()
+        with self._lock:
+            self._ended.clear()
+        self._refresh_seats()
+
+    def _seat_texts(self, tag: str, text: str) -> dict[str, tuple[str, str, bool]]:
+        seq = tag.split("-", 1)[0]
+        out: dict[str, tuple[str, str, bool]] = {}
+        for token, seat in self.seats.items():
+            part = {**seat.part, "color_word": color_word(Color(seat.part["color"]))}
+            seat_text = text[:-1] + ',"seat":' + json.dumps(part, ensure_ascii=False, separators=(",", ":")) + "}"
+            out[token] = (view_tag(int(seq), seat_text), seat_text, True)
+        for token in self._ended:
+            out.setdefault(token, (tag, text, False))
+        return out
+
+    def _refresh_seats(self) -> None:
+        with self._lock:
+            tag, text = self._snap
+        snaps = self._seat_texts(tag, text)
+        with self._lock:
+            changed = snaps != self._seat_snaps
+            self._seat_snaps = snaps
+            listeners = list(self._listeners) if changed else []
+        self._tell(listeners)
 
     def snapshot(self) -> tuple[str, str]:
         with self._lock:
@@ -128,10 +184,13 @@ class Board:
         s = public.session_of(app)
         if s is not None:
             self._last = s
-            key: Any = (s.id, s.last_seq, bool(s.finished), language(), public.view_key(app, s))
+            if len(self.seats):
+                self._end_seats_of(s)
+            key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version,
+                        public.view_key(app, s))
         else:  # the main menu: its view changes with the language and the game left
             last = self._last
-            key = ("idle", language(), None if last is None else (last.id, last.last_seq))
+            key = ("idle", language(), None if last is None else (last.id, last.last_seq), self.seats.version)
         if key == self._key:
             return False
         if s is not None:
@@ -149,15 +208,29 @@ class Board:
         self.set(seq, view, key=key)
         return True
 
+    def _end_seats_of(self, session) -> None:
+        """A game's end, or an undo to before its colors were drawn, ends its seat
+        addresses (V-3); a page open on one gets the public view, then the end."""
+        ended = self.seats.prune(session)
+        if ended and (session.finished or session.state.is_terminal()):
+            with self._lock:
+                self._ended = (self._ended + ended)[-64:]  # only open pages need them, briefly
+
     def set(self, seq: int, view: dict[str, Any], *, key: Any = None) -> None:
         text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
         snap = (view_tag(seq, text), text)
+        seats = self._seat_texts(*snap) if (self._seat_snaps or len(self.seats)) else {}
         with self._lock:
             self._key = key
             self._seq = seq
-            changed = snap != self._snap
+            changed = snap != self._snap or seats != self._seat_snaps
             self._snap = snap
+            self._seat_snaps = seats
             listeners = list(self._listeners) if changed else []
+        self._tell(listeners)
+
+    @staticmethod
+    def _tell(listeners: list[Callable[[], None]]) -> None:
         for fn in listeners:
             try:
                 fn()
@@ -199,6 +272,8 @@ class WebApp:
         self.streams = 0
         self.generation = 0  # bumped by renew(): every open stream ends
         self._files = {name: _asset(name) for name in (*ASSETS, *set(PAGES.values()))}
+        # a seat's own page (issue 41): the scoreboard with the "Your color" box's files
+        self._seat_page = self._files["index.html"].replace(b"</head>", SEAT_HEAD + b"</head>", 1)
         # history.json's line of each session, until the session (its SessionInfo) or the
         # language changes: each request opens a journal of its own, so export's summary
         # cache never hits, and replaying every session of a long history at every request
@@ -282,27 +357,34 @@ class WebApp:
         parts = request.url.path.split("/")
         # "/SECRET/rest": a wrong or missing secret is 404 for every path and method,
         # so nothing tells a scanner that a companion listens here
-        if len(parts) < 2 or parts[0] != "" or not _secrets.compare_digest(parts[1], self.secret):
+        if len(parts) < 2 or parts[0] != "":
             return self._not_found()
+        seat: str | None = None  # a seat page's token (issue 41, V-3) in place of the secret
+        if not _secrets.compare_digest(parts[1].encode("utf-8", "surrogateescape"), self.secret.encode()):
+            snap = self.board.seat_snapshot(parts[1])
+            if snap is None or not snap[2]:  # ended, or never one: like any wrong secret
+                return self._not_found()
+            seat = parts[1]
         if request.method not in ("GET", "HEAD"):
             return PlainTextResponse("Method Not Allowed: the page only looks (V-2)", status_code=405,
                                      headers={"Allow": "GET, HEAD", **NO_STORE})
         rest = "/".join(parts[2:])
-        page = rest.rstrip("/").lower()
-        if (len(parts) < 3 or rest != page) and page in PAGES:
+        wanted = rest.rstrip("/").lower()
+        if (len(parts) < 3 or rest != wanted) and wanted in PAGES:
             # "/SECRET", "/SECRET/tv/", "/SECRET/TV": typed on a TV's remote, they find the page
-            return Response(status_code=308, headers={"Location": f"/{self.secret}/{page}", **NO_STORE})
+            return Response(status_code=308, headers={"Location": f"/{parts[1]}/{wanted}", **NO_STORE})
         if rest in PAGES:
-            return Response(self._files[PAGES[rest]], media_type="text/html; charset=utf-8",
+            page = self._seat_page if seat is not None and rest == "" else self._files[PAGES[rest]]
+            return Response(page, media_type="text/html; charset=utf-8",
                             headers={"Cache-Control": "no-cache"})
         if rest.startswith("static/") and rest[7:] in ASSETS:
             return Response(self._files[rest[7:]], media_type=ASSETS[rest[7:]],
                             headers={"Cache-Control": "no-cache"})
         if rest == "state.json":
-            tag, text = self.board.snapshot()
+            tag, text = self._snapshot(seat) or self.board.snapshot()
             return Response(text, media_type="application/json", headers={"ETag": f'"{tag}"', **NO_STORE})
         if rest == "events":
-            return self._stream(request)
+            return self._stream(request, seat)
         if rest == "history.json":
             return await self._history()
         m = re.fullmatch(r"export/(\d{1,12})\.(json|csv|png)", rest)
@@ -312,7 +394,15 @@ class WebApp:
 
     # ------------------------------------------------------------ the stream
 
-    def _stream(self, request: Request) -> Response:
+    def _snapshot(self, seat: str | None) -> tuple[str, str] | None:
+        """What page ``seat`` shows (the public page's for None); None once a seat's
+        address has ended."""
+        if seat is None:
+            return self.board.snapshot()
+        snap = self.board.seat_snapshot(seat)
+        return None if snap is None else snap[:2]
+
+    def _stream(self, request: Request, seat: str | None = None) -> Response:
         if self.streams >= self.max_clients:
             return PlainTextResponse("Service Unavailable: too many pages open", status_code=503,
                                      headers={"Retry-After": "10", **NO_STORE})
@@ -324,7 +414,19 @@ class WebApp:
             yield f"retry: {RETRY_MS}\n\n"
             sent = last
             while generation == self.generation:
-                tag, text = self.board.snapshot()
+                if seat is None:
+                    tag, text = self.board.snapshot()
+                else:  # a seat's page: its game's end, an undo or a renewal ends it (V-3)
+                    snap = self.board.seat_snapshot(seat)
+                    if snap is None:
+                        yield 'event: gone\ndata: {"reason":"seat"}\n\n'
+                        return
+                    tag, text, alive = snap
+                    if not alive:
+                        if tag != sent:
+                            yield f"id: {tag}\nevent: state\ndata: {text}\n\n"
+                        yield 'event: gone\ndata: {"reason":"seat_over"}\n\n'
+                        return
                 if tag != sent:
                     # an update's id is the tag of what the page shows (the journal's seq and
                     # the text's digest, issue 37): a reconnect (Last-Event-ID) gets the
@@ -337,7 +439,7 @@ class WebApp:
                     await asyncio.wait_for(changed.wait(), timeout=self.ping_s)
                 except asyncio.TimeoutError:
                     yield ": ping\n\n"
-            if generation != self.generation and self.secret != secret:
+            if generation != self.generation and (self.secret != secret or seat is not None):
                 yield "event: gone\ndata: {}\n\n"  # the secret was renewed: the page says so
 
         response = StreamingResponse(events(), media_type="text/event-stream",

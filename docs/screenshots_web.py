@@ -6,7 +6,8 @@ headless Chromium with the page served on loopback, in the dark theme:
   on a live table, bench/live.py);
 * ``web_tv.png``: a TV (the /tv layout at 1920 x 1080) at the end of a
   five-player Undercut game at the full-table level (seeded random legal
-  moves): the winner's banner, the rule's reason, the players in final order.
+  moves): the winner's banner, the rule's reason, the players in final order;
+* ``web_seat.png``: a seat's own page (issue 41) on a phone, in a phone's frame.
 
     .venv/bin/python docs/screenshots_web.py
 """
@@ -101,6 +102,54 @@ def tv_at_the_end(name: str, seed: int = 5, width: int = 1920, height: int = 108
             j.close()
 
 
+def seat_shot(name: str = "web_seat.png", width: int = 390, height: int = 844) -> None:
+    """A seat's own page (issue 41) on a phone, the color shown while the button is held."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from bench.scripts_bottoms_up import START, TOUR
+    with tempfile.TemporaryDirectory() as tmp, LiveTable(tmp) as t:
+        t.press(*START, "hold-ok")
+        t.settle()
+        url = t.call(lambda app: app.top.address)
+        t.press("release", *TOUR[2:], *["ok"] * 14)
+        t.settle()
+        d = chromium(width, height)
+        try:
+            d.get(url)
+            shown(d, json.loads(t.page.board.snapshot()[1])["seq"])
+            btn = d.find_element("id", "seat-show")
+            ActionChains(d).click_and_hold(btn).pause(0.5).perform()
+            time.sleep(0.2)
+            raw = os.path.join(tmp, "seat.png")
+            d.save_screenshot(raw)
+            ActionChains(d).release(btn).perform()
+        finally:
+            d.quit()
+        in_a_phone(raw, os.path.join(ROOT, "docs", "img", name))
+
+
+def in_a_phone(src: str, dst: str) -> None:
+    """The screenshot in a phone's frame on the table, as a photo would show it."""
+    from PIL import Image, ImageDraw, ImageFilter
+    screen = Image.open(src).convert("RGB")
+    w, h = screen.size
+    bezel, pad = 18, 40
+    W, H = w + 2 * (bezel + pad), h + 2 * (bezel + pad) + 40
+    out = Image.new("RGB", (W, H), (196, 164, 120))            # a wooden table
+    shadow = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(shadow).rounded_rectangle((pad + 10, pad + 16, W - pad + 6, H - pad + 6), 56, fill=150)
+    out.paste((90, 70, 50), (0, 0), shadow.filter(ImageFilter.GaussianBlur(14)))
+    g = ImageDraw.Draw(out)
+    g.rounded_rectangle((pad, pad, W - pad, H - pad), 56, fill=(24, 24, 26), outline=(70, 70, 74), width=3)
+    top = pad + bezel + 40
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), 30, fill=255)
+    out.paste(screen, (pad + bezel, top), mask)
+    g.rounded_rectangle((W // 2 - 45, pad + 16, W // 2 + 45, pad + 30), 7, fill=(8, 8, 10))  # the speaker
+    out.save(dst, optimize=True)
+
+
 if __name__ == "__main__":
     phone("bottoms_up", 306, "web_phone.png")
     tv_at_the_end("web_tv.png")
+    seat_shot()

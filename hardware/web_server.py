@@ -301,10 +301,20 @@ class PageService:
     def problem(self) -> str:
         return "" if self.server.state in ("serving", "starting") else self.server.last_error
 
+    def seat_address(self, session, seat: int) -> str | None:
+        """Seat ``seat``'s own page in ``session`` (issue 41, RULINGS V-3): the page's
+        address with the seat's token in place of the device's secret, made on first
+        use, in memory only; None if the device drew no color for that seat."""
+        token = self.board.seats.token_for(session, seat, getattr(session, "number", None))
+        if token is None:
+            return None
+        return self.address.replace(f"/{self.webapp.secret}/", f"/{token}/")
+
     def renew(self, app) -> None:
         """A new secret: kept in the state directory, and every open page ends (their old
-        address answers 404)."""
+        address answers 404), seat pages too (V-3)."""
         secret = page_secret.renew(app)
+        self.board.end_seats()  # every seat's address ends with the device's (V-3)
         self.webapp.renew(secret)
 
     def start(self, loop) -> "PageService":

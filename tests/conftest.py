@@ -25,3 +25,16 @@ def own_config_dir(tmp_path_factory, monkeypatch):
     yield
     from companion import i18n
     i18n.set_language("en")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for a module's page tests (bench/browser.py); the module is
+    skipped, with the reason, where there is none."""
+    from bench.browser import Unavailable, chromium
+    try:
+        d = chromium()
+    except Unavailable as e:
+        pytest.skip(str(e))
+    yield d
+    d.quit()

@@ -209,7 +209,10 @@ def test_bottoms_up_names_the_secret_colors_and_what_each_scored(journal):
 def test_pieces_in_words():
     assert page.piece_words("pM") == "purple medium"
     assert page.piece_words("kL") == "black large"
-    assert public.labels()["pieces"]["yS"] == "yellow small"
+    assert "pieces" not in public.labels()  # only the pieces a table shows are named (V-1)
+    assert public.piece_names_in({"drawn": ["yS", "pM"], "phase": "decide"}) == {
+        "pM": "purple medium", "yS": "yellow small"}
+    assert public.piece_names_in({"secret_colors": ["white", None], "field": []}) == {"wM": "white medium"}
 
 
 # ---------------------------------------------------------------- the page follows the device's screen

@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-from bench.browser import Unavailable, chromium
 from bench.live import LiveTable
 from bench.stale import check_walk, tour
 from companion import public
@@ -125,16 +124,6 @@ def test_an_open_stream_gets_the_main_menu_when_the_game_is_left(served, game): 
     assert tag != first_id and tag.split("-")[0] == first_id.split("-")[0]
     assert json.loads(data)["session"] is None
     st.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        d = chromium()
-    except Unavailable as e:
-        pytest.skip(str(e))
-    yield d
-    d.quit()
 
 
 @pytest.mark.parametrize("kind", ["bag_of_ice", "bottoms_up", "undercut"])

@@ -51,6 +51,7 @@ from .bottoms_up_check import TableField
 from .bottoms_up_parts import LINE_CHARS, ROW_CHARS, SIZES, Pages, PieceGrid, field_lines, log_lines, stack_text
 from .common import Option, OptionsSetup, draw_scoreboard, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
+from .join import draw_qr, qr_matrix
 from .widgets import ChoiceList, Item, Menu, Message, Screen
 from ..words.pieces import color_word, piece_color_word, piece_size_word
 
@@ -269,13 +270,50 @@ def last_pages(session: Session) -> list[Screen]:
 # ---------------------------------------------------------------- secret colors (BU-3)
 
 
-def draw_secret(c: Canvas, st: BottomsUpState, seat: int) -> None:
-    """The private view: a seat's secret color in big letters."""
+def draw_secret(c: Canvas, st: BottomsUpState, seat: int, address: str | None = None,
+                show_color: bool = True) -> None:
+    """The private view: a seat's secret color in big letters. With ``address`` (the
+    seat's own page, issue 41, RULINGS V-3) its QR code fills the left, and the
+    color (unless ``show_color`` is off: the code alone) is written beside it."""
     color = st.secrets[seat]
-    c.title(named(_("{name}'s color"), st.players, seat))  # BU-3
     word = color_word(color) if color else "?"  # lower case reads best at 3x
-    c.center(TITLE_H + 6, word, scale=3 if len(word) <= 7 else 2)
-    c.center(TITLE_H + 41, _("release to hide"))
+    if address is None:
+        c.title(named(_("{name}'s color"), st.players, seat))  # BU-3
+        c.center(TITLE_H + 6, word, scale=3 if len(word) <= 7 else 2)
+        c.center(TITLE_H + 41, _("release to hide"))
+        return
+    left = draw_qr(c, qr_matrix(address)) + 3
+    room = (WIDTH - left) // CHAR_W
+    name = short_names(st.players, room)[seat]
+    c.text(left, 0, name[:room])
+    if show_color:
+        if len(word) * CHAR_W * 2 <= WIDTH - left:
+            c.big(left, 9, word, scale=2)
+        else:
+            c.text(left, 14, word[:room])
+        # each line at most 10 cells: the room beside a 62-pixel code
+        hint = _("scan with\nyour phone\nlet go to\nhide it").split("\n")
+    else:
+        hint = _("scan with\nyour phone\nto see\nyour color\nlet go to\nhide it").split("\n")
+    step = 9  # rows one pixel closer than a list's: name, color and four lines in 64
+    y = HEIGHT - step * len(hint)
+    for line in hint:
+        c.text(left, y, line[:room])
+        y += step
+
+
+def seat_address(link: Any, session: Session, seat: int) -> str | None:
+    """The seat page's address from the page's link (``app.web``), or None when the
+    page is off or fails (the color alone is shown then, as before issue 41)."""
+    if link is None or not hasattr(link, "seat_address"):
+        return None
+    problem: str = getattr(link, "problem", "")
+    if problem:
+        return None
+    try:
+        return link.seat_address(session, seat)
+    except Exception:  # the page's trouble never keeps a player from their color
+        return None
 
 
 class SecretTour(Screen):
@@ -301,6 +339,8 @@ class SecretTour(Screen):
         self.showing = False
         self.final = False
         self.title = _("Secret colors")
+        self.address: str | None = None  # the seat page's, while OK is held (issue 41)
+        self.show_color = True
 
     @property
     def n(self) -> int:
@@ -309,7 +349,7 @@ class SecretTour(Screen):
     def render(self, c: Canvas) -> None:
         st = state_as(BottomsUpState, self.session.state)
         if self.showing:
-            draw_secret(c, st, self.seat)
+            draw_secret(c, st, self.seat, self.address, self.show_color)
             return
         if self.final:  # BU-3
             c.title(_("Secret colors"))
@@ -337,6 +377,10 @@ class SecretTour(Screen):
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.HOLD_OK:
             self.showing = not self.final
+            if self.showing:  # the seat's own page beside the color, when the page is on (V-3)
+                link = getattr(app, "web", None)
+                self.address = seat_address(link, self.session, self.seat)
+                self.show_color = bool(getattr(app.settings, "bu_seat_color", True)) or self.address is None
         elif key == Key.RELEASE:
             if not self.showing:
                 return

@@ -16,7 +16,7 @@ it on.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..i18n import _
 from ..io import Key
@@ -37,6 +37,10 @@ class PageLink(Protocol):
     def problem(self) -> str: ...
 
     def renew(self, app: "App") -> None: ...
+
+    def seat_address(self, session: Any, seat: int) -> str | None:
+        """A seat's own page (issue 41, V-3), or None."""
+        ...
 
 
 def qr_matrix(text: str) -> list[list[bool]]:

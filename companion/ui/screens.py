@@ -457,6 +457,10 @@ class SettingsMenu(Menu):
                  right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score"), leader=True),
             Item(_("Lone pieces"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
                  right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score"), leader=True),
+            # issue 41: the color beside the seat page's QR code, or the code alone
+            Item(_("Seat color"), lambda app: self._set(app, bu_seat_color=not s.bu_seat_color),
+                 right=pgettext("seat color", "shown") if s.bu_seat_color else pgettext("seat color", "QR only"),
+                 leader=True),
         ]
 
     def _language(self, app: "App") -> None:

@@ -28,7 +28,8 @@
 
   function srOnly(text) { return el("span", "sr-only", text); }
 
-  function pieceName(code) { return (labels.pieces || {})[code] || code; }
+  let pieceNames = {};
+  function pieceName(code) { return pieceNames[code] || code; }
 
   // A piece code ("yL": yellow large) as a small pyramid seen from the side, with its
   // color's letter on it (not by color alone) and its name for a screen reader.
@@ -255,6 +256,7 @@
   function render(v) {
     lastView = v;
     labels = v.labels || labels;
+    pieceNames = v.piece_names || {};
     document.documentElement.lang = v.lang || "en";
     $("l-scores").textContent = labels.scores;
     $("l-moves").textContent = labels.moves;
@@ -299,6 +301,8 @@
     document.body.dataset.seq = v.seq;
     document.body.dataset.session = s ? s.id : "";
     status(state);
+    // a seat's own page draws its part from the same state (static/seat.js, issue 41)
+    document.dispatchEvent(new CustomEvent("scoreboard:state", { detail: v }));
   }
 
   // The connection, said in words and not by color alone.
