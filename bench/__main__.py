@@ -400,7 +400,7 @@ GOALS = {
     "presses_bu_place_mean": ("<=", 4.5), "presses_secret_color_midgame": ("<=", 4),
     "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0),
     "peak_rss_mb": ("<=", 60),
-    "web_update_p95_ms": ("<=", 500), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 40),
+    "web_update_p95_ms": ("<=", 50), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 40),
     "web_secret_leaks": ("<=", 0), "web_clients_held": (">=", 32), "web_load_events_lost": ("<=", 0),
     "web_load_frames_late": ("<=", 0), "web_load_updates_late": ("<=", 0),
     "web_open_page_stale": ("<=", 0),

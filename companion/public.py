@@ -28,15 +28,20 @@ view translates or computes a rule of its own.
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 from .engine import CHANCE, State
 from .i18n import _, language as current_language
 from .export import (is_secret, is_secret_text, player_names, score_sheet_png, scores_csv,
                      secrets_before_the_end, session_summary)
+from .pieces import Color
 from .records import Event, dumps
+from .words import page
 from .words.moves import move_words
-from .words.table import HINT_WORD, result_words, waiting_words
+from .words.pieces import pips_text, size_word
+from .words.table import avg, hint_word, pct, result_words, waiting_words
 from .words.titles import title_of
 
 VERSION = 1
@@ -94,38 +99,247 @@ def _moves(session, ended: bool) -> list[str]:
         if hidden_move(ended, played.text):
             out.append(_("Secret color drawn."))
         else:
-            out.append(move_words(before, played.move))
+            out.append(rolloff_words(before, played.move) or move_words(before, played.move))
     return out
 
 
-def view(session, *, number: int | None = None) -> dict[str, Any]:
-    """The public projection of ``session`` (a ``Session``) as it stands."""
+def rolloff_words(before: Any, move: Any) -> str | None:
+    """A Bag of Ice roll-off roll as the device's roll-off screen says it: its pips (B-3)."""
+    if getattr(before, "game", "") != "bag_of_ice" or str(getattr(before.phase, "value", "")) != "rolloff":
+        return None
+    face = getattr(move, "face", None)
+    if face is None:
+        return None
+    seat = getattr(before, "roller", None)
+    name = before.players[seat] if seat is not None and 0 <= seat < len(before.players) else "?"
+    return page.rolloff_text(name, face.pips)
+
+
+def view(session, *, number: int | None = None, settings: Any = None, screen: str = "") -> dict[str, Any]:
+    """The public projection of ``session`` (a ``Session``) as it stands.
+
+    ``settings``: the device's (its Bag of Ice hints and advice, as its screen
+    gives them); ``screen``: what the device's screen shows over the game
+    (``device_screen``): the page follows it, never runs ahead of it."""
     st = session.state
     ended = bool(session.finished or st.is_terminal())
     names = _names(st, session.setup)
     scores = list(st.scores())
     who = st.current_player  # decision().who, without its options
     to_act = who if who >= 0 else None
+    waiting = waiting_words(st, names)
+    crowned = ended and screen != "end_pending"  # the device shows its winner screen
+    if screen == "secrets" and not ended:  # BU-3: the table passes the device round
+        waiting, to_act = page.secret_tour_words(), None
+    elif ended and not crowned:  # e.g. Undercut's "End triggered" page is still up
+        waiting = page.end_pending_words()
     out: dict[str, Any] = {
         "version": VERSION,
         "seq": session.last_seq,
         "lang": current_language(),
         "playing": True,  # the device's screen plays this session (False: between games, V-4)
         "session": {"id": session.id, "number": number if number is not None else session.id,
-                    "game": session.game, "title": title_of(session.game, translated=False), "over": ended},
+                    "game": session.game, "title": title_of(session.game), "over": ended},
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
         "device_acts": who == CHANCE,
-        "waiting": waiting_words(st, names),
-        "result": result_words(st, names) if ended else None,
-        "winners": list(getattr(st.outcome(), "winners", ()) or ()) if ended else [],
+        "waiting": waiting,
+        "result": result_words(st, names) if crowned else None,
+        "winners": list(getattr(st.outcome(), "winners", ()) or ()) if crowned else [],
+        "end": end_of(st, names) if crowned else None,
+        "change": change_of(session, names),
         "moves": _moves(session, ended),
         "labels": labels(),
     }
     table = {"undercut": _undercut, "bag_of_ice": _bag_of_ice, "bottoms_up": _bottoms_up}.get(session.game)
-    out["table"] = table(st, ended) if table is not None else {}
+    out["table"] = table(st, ended, settings) if table is not None else {}
+    out["piece_names"] = piece_names_in(out["table"])
     return out
+
+
+PIECE_CODE = re.compile(r"^[a-z][SML]$")
+
+
+def piece_names_in(table: dict[str, Any]) -> dict[str, str]:
+    """The pieces the table shows, in words (a screen reader's "purple medium" for
+    ``pM``): only those shown, so no word of a piece that is not on the page (a
+    secret color's name) is in the projection (V-1)."""
+    codes: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            if PIECE_CODE.match(x):
+                codes.add(x)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+    walk({k: v for k, v in table.items() if k not in ("secret_colors", "secret_words")})
+    for name in table.get("secret_colors") or ():
+        try:
+            codes.add(Color.parse(str(name)).letter + "M")
+        except ValueError:  # no color (a seat without one): no piece
+            pass
+    return {c: page.piece_words(c) for c in sorted(codes)}
+
+
+def view_key(app, session) -> Any:
+    """What, beside the journal's position and the language, changes the projection:
+    what the device's screen shows over the game (``device_screen``), the Bag of Ice
+    turn solved for the win (B-10: the device's screen then shows the chances) and
+    the settings that change what its screen says."""
+    settings = getattr(app, "settings", None)
+    extra: Any = ()
+    if session.game == "bag_of_ice":
+        from .games import boi_win  # start-up: the Bag of Ice win table loads with a Bag of Ice game
+        st = session.state
+        try:
+            solved = boi_win.applies(st) and st.active is not None and boi_win.is_solved(st)
+        except Exception:
+            solved = False
+        extra = (solved, getattr(settings, "boi_hints", True), getattr(settings, "boi_advice", "win"))
+    return (device_screen(app, session), extra)
+
+
+def device_screen(app: Any, session: Any) -> str:
+    """What the device's screen shows over the game that the page must follow:
+    ``"secrets"`` while the players pass the device round for their secret colors
+    (BU-3), ``"end_pending"`` while a page of what happened (e.g. Undercut's "End
+    triggered", U-12) still covers the winner screen; else ``""``."""
+    stack = list(getattr(app, "stack", ()))
+    over = bool(session.state.is_terminal())
+    above = []
+    for screen in reversed(stack):
+        if getattr(screen, "session", None) is session and hasattr(screen, "on_game_key"):
+            break
+        above.append(screen)
+    else:
+        return ""
+    names = {type(x).__name__ for x in above}
+    if "SecretTour" in names and not over:
+        tour = next(x for x in above if type(x).__name__ == "SecretTour")
+        if not getattr(tour, "from_menu", False) and not getattr(tour, "final", False):
+            return "secrets"
+    if over and above and type(above[-1]).__name__ in RESULT_PAGES:
+        return "end_pending"
+    return ""
+
+
+# the device's pages of what a press did, pushed over the game's screen: while the
+# first one over a game just ended is up, the device has not shown its winner yet
+RESULT_PAGES = frozenset({"Pages", "Summary", "BustScreen", "Report"})
+
+
+def _ranked(scores: list[int], winners: list[int], low_wins: bool) -> list[int]:
+    """Seats in final order: the winners first, then by score (the rule's way)."""
+    won = set(winners)
+    return sorted(range(len(scores)), key=lambda i: (i not in won, scores[i] if low_wins else -scores[i], i))
+
+
+def end_of(st: State, names: list[str]) -> dict[str, Any] | None:
+    """The end of the game as the winner screens say it: the winner(s), the rule
+    that made them win (Undercut: the lowest score, a tie broken by pips or
+    pieces, U-13/U-14; Bag of Ice: the first to the target, B-6; Bottoms Up: the
+    highest score, ties share, BU-12) and the players in final order."""
+    outcome = st.outcome()
+    if outcome is None:
+        return None
+    scores = list(st.scores())
+    winners = [i for i in outcome.winners if 0 <= i < len(names)]
+    game = getattr(st, "game", "")
+    reason = page.win_reason(game, outcome.detail or "", len(winners), getattr(st, "target", None))
+    order = _ranked(scores, winners, game == "undercut")
+    return {"title": page.win_title(len(winners)), "names": [names[i] for i in winners], "reason": reason,
+            "order": order, "mark": page.winner_mark()}
+
+
+def _scores_at(st: State) -> tuple[int, ...]:
+    try:
+        return tuple(st.scores())
+    except Exception:
+        return ()
+
+
+def change_of(session, names: list[str]) -> dict[str, Any] | None:
+    """The last thing that changed the score or the turn's fate, as the device
+    makes it stand out: a score change (the seats and by how much), a Bag of Ice
+    bust (the device's BUST!, B-4, B-8), the end of an Undercut round, an undo
+    ("undone: ..."). It stays until the next such change; ``None`` before any."""
+    fold = session.fold
+    events = getattr(session, "events", [])
+    if events and events[-1].type == "undo":
+        undone = []
+        for e in reversed(events):  # the undo events at the end: one undo or a few in a row
+            if e.type != "undo":
+                break
+            undone.append(e.data.get("undoes"))
+        line = _undone_line(session, undone)
+        return {"kind": "undo", "seq": events[-1].seq, "text": page.undone_text(line),
+                "seats": [], "deltas": []}
+    ended = bool(session.finished or session.state.is_terminal())
+    n = len(fold.moves)
+    # the moves already looked at, when none was a change since (a Bottoms Up game scores only
+    # at its end: without this every press would look back SCAN_BACK moves)
+    seen = _SCANNED.get(session.id)
+    low = max(0, n - SCAN_BACK)
+    if seen is not None and seen[2] == ended and 0 < seen[0] <= n and fold.moves[seen[0] - 1] is seen[1]:
+        if seen[3] is None:
+            low = max(low, seen[0])
+    _SCANNED[session.id] = (n, fold.moves[-1] if n else None, ended, None)
+    for k in range(n, low, -1):
+        before, after, played = fold.states[k - 1], fold.states[k], fold.moves[k - 1]
+        if hidden_move(ended, played.text):
+            continue
+        sb, sa = _scores_at(before), _scores_at(after)
+        kind = ""
+        if getattr(after, "game", "") == "bag_of_ice" and len(getattr(after, "history", ())) > len(
+                getattr(before, "history", ())) and after.history[-1].bust:
+            kind = "bust"
+        elif sb != sa and len(sb) == len(sa):
+            kind = "score"
+        elif getattr(after, "game", "") == "undercut" and getattr(after, "round", 0) != getattr(before, "round", 0) \
+                and getattr(before, "round", 0):
+            kind = "round"
+        if not kind:
+            continue
+        words = move_words(before, played.move)
+        seats = [i for i in range(len(sa)) if i < len(sb) and sa[i] != sb[i]] if len(sa) == len(sb) else []
+        deltas = [sa[i] - sb[i] for i in seats]
+        if kind == "bust":
+            seat = after.history[-1].seat
+            text = page.bust_text(words, before.turn_score() if hasattr(before, "turn_score") else 0)
+            seats, deltas = ([seat] if seat is not None else []), []
+        elif kind == "round":
+            text = page.round_over_text(before.round, words)
+        else:
+            text = page.score_change_text(words, [(names[i] if i < len(names) else "?", d)
+                                                  for i, d in zip(seats, deltas)])
+        _SCANNED[session.id] = (n, fold.moves[-1], ended, k)
+        return {"kind": kind, "seq": played.seq, "text": text, "seats": seats, "deltas": deltas}
+    return None
+
+
+_SCANNED: dict[Any, tuple[int, Any, bool, int | None]] = {}  # session id: (moves, last move, ended, change)
+SCAN_BACK = 400  # moves looked back for the last change (a Bag of Ice turn is a few dozen)
+
+
+def _undone_line(session, undone: list[Any]) -> str:
+    """The player decision the last undo took back, in words (the device's undo question)."""
+    by_seq = {e.seq: e for e in getattr(session, "events", []) if e.type == "move"}
+    first = min((s for s in undone if s in by_seq), default=None)
+    if first is None:
+        return "?"
+    text = by_seq[first].data.get("move", "")
+    if hidden_move(bool(session.finished or session.state.is_terminal()), text):
+        return _("Secret color drawn.")
+    st = session.state
+    try:
+        return move_words(st, st.parse_move(text))
+    except Exception:
+        return str(text)
 
 
 def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -139,11 +353,17 @@ def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
                 "waiting": _("No game is being played."), "lang": current_language(), "labels": labels()}
     return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
             "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
-            "result": None, "winners": [], "moves": [], "labels": labels(), "table": {}}
+            "result": None, "winners": [], "end": None, "change": None, "moves": [], "labels": labels(),
+            "table": {}, "piece_names": {}}
 
 
-def labels() -> dict[str, str]:
-    """The page's fixed words, in the device's language."""
+def labels() -> dict[str, Any]:
+    """The page's fixed words, in the device's language (made once a language)."""
+    return _labels(current_language())
+
+
+@lru_cache(maxsize=8)
+def _labels(lang: str) -> dict[str, Any]:
     return {
         "scores": _("Scores"), "waiting": _("Now"), "moves": _("Last moves"), "history": _("History"),
         "round": _("Round"), "combos": _("Combo values"), "end": _("End of the game triggered"),
@@ -153,9 +373,16 @@ def labels() -> dict[str, str]:
         "target": _("Target"), "live": _("live"), "offline": _("reconnecting…"), "over": _("Game over"),
         "finished": _("finished"),
         "downloads": _("Downloads"), "no_game": _("No game is being played."), "turn_of": _("to play"),
-        "secret": _("Secret colors stay hidden until the end (BU-3)."),
+        "secret": _("Secret colors stay hidden until the end."),
         "scoreboard": _("Scoreboard"),
         "expired": _("This address is no longer valid: scan the QR code on the device again."),
+        "gone": _("The device cannot be reached: the scores shown may be old."),
+        "full": _("Too many pages are open on this device: close one, this page tries again."),
+        "winner": _("winner"),
+        "scored": _("Scored"), "win_bank": _("bank: win"), "win_draw": _("draw: win"),
+        "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
+        "json": _("record (JSON lines)"),
+        "csv": _("scores (CSV)"), "png": _("score sheet (PNG)"), "tv": _("TV page"), "phone": _("Phone page"),
         # a seat's own page (issue 41, V-3)
         "your_color": _("Your color"), "seat_hold": _("Hold to see"), "seat_release": _("Release to hide"),
         "seat_tap_hide": _("Tap to hide"),
@@ -167,12 +394,14 @@ def labels() -> dict[str, str]:
 # ---------------------------------------------------------------- each game's table
 
 
-def _undercut(st: Any, ended: bool) -> dict[str, Any]:
+def _undercut(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     j = st.to_json()
     full = j.get("level") == "full"
+    combos = j.get("combo_values") or {}
     return {
         "level": j.get("level"), "round": j.get("round"), "phase": j.get("phase"),
-        "combo_values": j.get("combo_values"), "end_triggered": j.get("end_triggered"),
+        "combo_values": combos, "combos": [{"name": page.combo_word(k), "value": v} for k, v in combos.items()],
+        "end_triggered": j.get("end_triggered"),
         "stacks": [{"name": s["name"], "pieces": list(s["pieces"]),
                     "bid": ({"seat": s["bid"]["seat"], "pieces": list(s["bid"]["pieces"]),
                              "pips": s["bid"]["pips"], "count": s["bid"]["count"]} if s.get("bid") else None)}
@@ -183,39 +412,83 @@ def _undercut(st: Any, ended: bool) -> dict[str, Any]:
     }
 
 
-def _bag_of_ice(st: Any, ended: bool) -> dict[str, Any]:
+def _bag_of_ice(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     j = st.to_json()
     out: dict[str, Any] = {
         "target": j.get("target"), "turn": j.get("turn"), "phase": j.get("phase"),
         "banked": list(j.get("totals", [])), "active": j.get("active_player"),
         "drawn": list(j.get("drawn", [])), "turn_total": j.get("turn_score"),
         "arrangement": j.get("arrangement"), "face": j.get("face"), "bag_count": j.get("bag_count"),
-        "bust_chance": None, "advice": None,
+        "bust_chance": None, "advice": None, "odds": None, "rolloff": _rolloff(st),
     }
     if not ended and str(j.get("phase")) in ("decide", "size") and st.active is not None:
-        # the odds the device's screen shows (B-9; B-10's winning bank)
-        from .games.boi_odds import advice_for  # start-up: the Bag of Ice engine and odds (27 ms) load for its table
-        adv = advice_for(st)
-        out["bust_chance"] = float(adv.bust_chance)
-        out["bust_percent"] = round(float(adv.bust_chance) * 100)
-        out["advice"] = _(HINT_WORD.get(adv.hint, adv.hint))
+        out.update(boi_odds_view(st, settings))
     return out
 
 
-def _bottoms_up(st: Any, ended: bool) -> dict[str, Any]:
+def _rolloff(st: Any) -> list[dict[str, Any]] | None:
+    """The roll-off's last round as the device shows it: each roll's pips (B-3)."""
+    rolls = getattr(st, "rolloff", None)
+    if not rolls:
+        return None
+    return [{"seat": seat, "pips": face.pips, "text": pips_text(face.pips)} for seat, face in rolls[-1]]
+
+
+def boi_odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
+    """What the device's Bag of Ice screen says before a decision, from the same code
+    (companion/ui/bag_of_ice.py, B-9 and B-10): the bust chance, the advice (to win the
+    game once the turn is solved for two players, else for the turn score), the chances
+    to win of banking and drawing, and on a two-size face each size's figures and the
+    size advised. Hints off (the ``boi_hints`` setting): no advice, as on the device."""
+    # start-up: the Bag of Ice odds and win tables load when a Bag of Ice table is shown
+    from .games import boi_win
+    from .games.boi_odds import advice_for
+    adv = advice_for(st)
+    hints = getattr(settings, "boi_hints", True)
+    mode = getattr(settings, "boi_advice", "win")
+    win = None
+    if mode == "win" and boi_win.applies(st) and boi_win.is_solved(st):
+        win = boi_win.win_advice(st)
+    phase = str(getattr(st.phase, "value", st.phase))
+    out: dict[str, Any] = {"bust_chance": float(adv.bust_chance), "bust_percent": round(float(adv.bust_chance) * 100),
+                           "bust": pct(adv.bust_chance), "to_win": win is not None, "advice": None,
+                           "win": None, "sizes": None, "size_advice": None}
+    if phase == "size" and st.face is not None:
+        out["sizes"] = [{"size": size_word(z), "bust": pct(adv.per_size[z].bust_chance),
+                         "avg": avg(adv.per_size[z].expected),
+                         "win": pct(win.per_size[z]) if win is not None else None} for z in st.face.sizes]
+        if hints:
+            chosen = (win.size_choice if win is not None else adv.size_choice)[st.face]
+            out["size_advice"] = size_word(chosen)
+            out["advice"] = size_word(chosen)
+        return out
+    if win is not None:
+        out["win"] = {"bank": pct(win.bank), "draw": pct(win.draw)}
+    if hints:
+        out["advice"] = hint_word(win.hint if win is not None else adv.hint)
+    return out
+
+
+def _bottoms_up(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
     j = st.to_json()
+    secrets = list(j.get("secret_colors", [])) if ended else None
     return {
         "phase": j.get("phase"), "turn": j.get("turn"),
         "field": [{"label": s["label"], "pieces": list(s["pieces"])} for s in j.get("field", [])],
         "changed": list(j.get("changed", [])),
         "stash": dict(j.get("stash", {})), "stash_count": j.get("stash_count"),
         "destroyed_count": j.get("destroyed_count"),
-        # BU-3: the secret colors only once the game is over
-        "secret_colors": list(j.get("secret_colors", [])) if ended else None,
+        # BU-3: the secret colors only once the game is over, named as the device names them
+        "secret_colors": secrets,
+        "secret_words": [page.color_words(c) for c in secrets] if secrets is not None else None,
         "breakdown": j.get("breakdown") if ended else None,
+        "scored": _scored(j.get("breakdown")) if ended and j.get("breakdown") else None,
     }
 
 
+def _scored(breakdown: list[list[dict[str, Any]]]) -> list[list[str]]:
+    """What each player scored for (BU-11), a line a stack: "A: red large, 3 points"."""
+    return [[page.scored_line(g["label"], g["piece"], g["points"]) for g in seat] for seat in breakdown]
 
 
 # ---------------------------------------------------------------- downloads

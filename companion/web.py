@@ -36,6 +36,8 @@ from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
 from . import export, public
 from .i18n import language
+from .words import page
+from .words.titles import title_of
 from .journal import Journal
 from .games.bottoms_up import Color
 from .seats import Seats
@@ -64,6 +66,7 @@ ASSETS = {  # the page's files, shipped as package data (no CDN, no build step)
     "app.css": "text/css; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "history.js": "text/javascript; charset=utf-8",
+    "worker.js": "text/javascript; charset=utf-8",  # one stream for every tab of a browser (issue 37)
     "icon.svg": "image/svg+xml",
     "seat.js": "text/javascript; charset=utf-8",   # a seat's own page (issue 41)
     "seat.css": "text/css; charset=utf-8",
@@ -189,14 +192,16 @@ class Board:
             self._last = s
             if len(self.seats):
                 self._end_seats_of(s)
-            key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version)
+            key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version,
+                        public.view_key(app, s))
         else:  # the main menu: its view changes with the language and the game left
             last = self._last
             key = ("idle", language(), None if last is None else (last.id, last.last_seq), self.seats.version)
         if key == self._key:
             return False
         if s is not None:
-            view = public.view(s, number=getattr(s, "number", None))
+            view = public.view(s, number=getattr(s, "number", None), settings=getattr(app, "settings", None),
+                               screen=key[-1][0])
             seq = view["seq"]
         else:
             seq = self._seq
@@ -237,6 +242,17 @@ class Board:
                 fn()
             except Exception:  # a server that is going away: its loop is closed
                 pass
+
+
+def download_file(game: str, number: int, fmt: str) -> str:
+    """A download's file name, for what it is: ``undercut-7.jsonl`` (the JSON lines
+    record), ``bag-of-ice-3.csv`` (scores per turn), ``bottoms-up-2.png`` (score sheet)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", (game or "game").lower()).strip("-") or "game"
+    return f"{slug}-{number}.{'jsonl' if fmt == 'json' else fmt}"
+
+
+def download_name(journal, number: int, fmt: str) -> str:
+    return download_file(journal.by_number(number).game, number, fmt)
 
 
 def _asset(name: str) -> bytes:
@@ -347,7 +363,7 @@ class WebApp:
         parts = request.url.path.split("/")
         # "/SECRET/rest": a wrong or missing secret is 404 for every path and method,
         # so nothing tells a scanner that a companion listens here
-        if len(parts) < 3 or parts[0] != "":
+        if len(parts) < 2 or parts[0] != "":
             return self._not_found()
         seat: str | None = None  # a seat page's token (issue 41, V-3) in place of the secret
         if not _secrets.compare_digest(parts[1].encode("utf-8", "surrogateescape"), self.secret.encode()):
@@ -359,6 +375,10 @@ class WebApp:
             return PlainTextResponse("Method Not Allowed: the page only looks (V-2)", status_code=405,
                                      headers={"Allow": "GET, HEAD", **NO_STORE})
         rest = "/".join(parts[2:])
+        wanted = rest.rstrip("/").lower()
+        if (len(parts) < 3 or rest != wanted) and wanted in PAGES:
+            # "/SECRET", "/SECRET/tv/", "/SECRET/TV": typed on a TV's remote, they find the page
+            return Response(status_code=308, headers={"Location": f"/{parts[1]}/{wanted}", **NO_STORE})
         if rest in PAGES:
             page = self._seat_page if seat is not None and rest == "" else self._files[PAGES[rest]]
             return Response(page, media_type="text/html; charset=utf-8",
@@ -452,9 +472,13 @@ class WebApp:
                 known = self._history_lines.get(info.id)
                 if known is None or known[0] != key:
                     s = export.session_summary(j, info)
-                    known = (key, {"id": s.shown, "number": s.shown, "date": s.date,
-                                   "title": s.title, "players": list(s.players), "result": s.result_text(),
-                                   "over": bool(s.ended), "hidden": public.holds_hidden(j, info)})
+                    hidden = public.holds_hidden(j, info)
+                    known = (key, {"id": s.shown, "number": s.shown, "date": s.date, "game": s.game,
+                                   "title": title_of(s.game), "players": list(s.players),
+                                   "scores": list(s.scores) if not s.error else [],
+                                   "result": page.summary_result(s),
+                                   "over": bool(s.ended), "hidden": hidden,
+                                   "files": {f: download_file(s.game, s.shown, f) for f in ("json", "csv", "png")}})
                     self._history_lines[info.id] = known
                 out.append(known[1])
             return out
@@ -478,6 +502,6 @@ class WebApp:
             return PlainTextResponse(f"this game cannot be exported: {type(e).__name__}", status_code=503,
                                      headers=NO_STORE)
         media = {"json": "application/json", "csv": "text/csv; charset=utf-8", "png": "image/png"}[fmt]
-        name = f"game-{sid}.{'jsonl' if fmt == 'json' else fmt}"
+        name = await run_in_threadpool(self._read, lambda j: download_name(j, sid, fmt))
         return Response(data, media_type=media,
                         headers={"Content-Disposition": f'attachment; filename="{name}"', **NO_STORE})

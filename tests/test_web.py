@@ -420,9 +420,10 @@ def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(t
     app.push(screen)
     img = app.frame()
     m = qr_matrix(url)
-    assert len(m) == 29  # version 3: two pixels a module fit the 64-pixel panel with a quiet zone
+    assert len(m) == 29  # version 3
     scale, quiet = qr_layout(len(m))
-    assert scale == 2 and quiet >= 1
+    assert quiet == 4 and scale == 1  # the standard's 4-module quiet zone (issue 37) fits at one pixel a module
+    assert qr_layout(21) == (2, 4) and qr_layout(15, 100) == (3, 4)  # the largest module with 4 modules around
     size = (len(m) + 2 * quiet) * scale
     top = (64 - size) // 2
     for r in range(len(m)):  # every module where segno puts it: dark unlit, light lit
@@ -431,6 +432,15 @@ def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(t
             assert bool(px) != m[r][c], (r, c)
     lines = address_lines(url, 21)  # written out whole on its own page (DOWN), scheme kept (issue 39)
     assert "".join(lines) == url and lines[:2] == ["http://", "192.168.100.200:8032"]
+    # OK > TV page (after Back and New address): the TV page's address and its code (issue 37)
+    app.handle(Key.OK)
+    app.handle(Key.DOWN)
+    app.handle(Key.DOWN)
+    app.handle(Key.OK)                 # TV page
+    tv = app.top
+    assert isinstance(tv, JoinScreen) and tv.address == url + "tv" and tv._matrix == qr_matrix(url + "tv")
+    app.handle(Key.BACK)
+    assert app.top is screen
     # OK > New address (after Back) > confirm: renewed, and the code follows
     app.handle(Key.OK)
     app.handle(Key.DOWN)

@@ -36,8 +36,9 @@ def browser():
 def page_state(d) -> dict:
     return d.execute_script("""
         const b = document.body;
-        return {seq: b.dataset.seq || "", names: [...document.querySelectorAll('#scores .name')].map(e => e.textContent),
-                scores: [...document.querySelectorAll('#scores .score')].map(e => e.textContent),
+        const rows = [...document.querySelectorAll('#scores .player')].sort((a, b) => a.dataset.seat - b.dataset.seat);
+        return {seq: b.dataset.seq || "", names: rows.map(e => e.querySelector('.who').textContent),
+                scores: rows.map(e => e.querySelector('.score').textContent),
                 waiting: document.getElementById('waiting').textContent,
                 status: document.getElementById('status').className};""")
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..pieces import Color, DieFace, Piece, Size
 from .bag_of_ice import DEFAULT_COLORS, BagOfIceState
@@ -240,10 +240,21 @@ def advice(drawn: Iterable[Piece], colors: Sequence[Color] = DEFAULT_COLORS, *,
     return Advice(drawn, bank, cont, bust, hint, per_size, {f: choice[f] for f in _TWO_SIZE})
 
 
+_last: tuple[Any, Any] = (None, None)  # the last state asked and its advice
+
+
 def advice_for(state: BagOfIceState) -> Advice:
     """``advice`` for the active player's turn in an engine state, with what
-    they still need to reach the target (B-9's exception for a winning bank)."""
+    they still need to reach the target (B-9's exception for a winning bank).
+    The device's screen and the page's projection ask for the same position
+    after a press: the second gets the first's advice (one tuple, read at once)."""
+    global _last
+    last = _last
+    if last[0] is state:
+        return last[1]
     need = None
     if state.active is not None:
         need = state.target - state.totals[state.active]
-    return advice(state.drawn, state.colors, need=need)
+    adv = advice(state.drawn, state.colors, need=need)
+    _last = (state, adv)
+    return adv

@@ -35,7 +35,6 @@ has less room than 12 characters, so instructions and numbers are never cut.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Option as Choice
@@ -46,7 +45,7 @@ from ..games.bag_of_ice import (
 from ..games import boi_win
 from ..games.boi_odds import Advice, advice_for, table
 from ..games.boi_win import WinAdvice
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, _, ngettext
 from ..io import Key
 from ..names import short_names
 from ..pieces import Color, DieFace, Piece, Size
@@ -57,7 +56,7 @@ from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
 from ..words import pieces as words
 from ..words.pieces import color_word, pips_text, size_word
-from ..words.table import hint_word
+from ..words.table import avg, hint_word, pct
 
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Host as App  # the seam: what a screen may ask of the app
@@ -74,24 +73,6 @@ BIG_NAME = 7  # characters of a name in the large font beside the turn score (3 
 
 
 # ---------------------------------------------------------------- text helpers
-
-
-def decimal(text: str) -> str:
-    """``text`` with the language's decimal mark (French: a comma)."""
-    return text.replace(".", pgettext("decimal mark", "."))
-
-
-def pct(x: Fraction | float) -> str:
-    """A chance as a percentage for a 21-character line: ``13.7%``."""
-    v = float(x) * 100
-    if v in (0.0, 100.0):
-        return f"{v:.0f}%"
-    return decimal(f"{v:.1f}%")
-
-
-def avg(x: float) -> str:
-    """An expected score in at most 5 characters."""
-    return decimal(f"{x:.1f}" if x < 99.95 else f"{x:.0f}")
 
 
 def pcs(pieces) -> str:

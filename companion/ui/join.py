@@ -2,8 +2,9 @@
 the OLED, with the address in text beside it, and a new address on demand.
 
 The QR code is drawn by segno at error level L, version as small as the
-address allows (3 for an IPv4 address: 29 modules), two pixels a module on a
-lit quiet zone, so a phone scans it from the 1.3-inch panel at about 10 cm.
+address allows (3 for an IPv4 address: 29 modules), on a lit quiet zone of
+the standard's 4 modules (issue 37), at the largest module that fits the
+64-pixel panel with it (one pixel for a version-3 code).
 Beside it: a heading, what to do, and DOWN for the address written out
 whole (``http://`` kept, broken between its parts, "l" drawn apart from "1"
 and "I"), so it can be typed too.
@@ -51,9 +52,11 @@ def qr_matrix(text: str) -> list[list[bool]]:
 
 def qr_layout(n: int, height: int = HEIGHT) -> tuple[int, int]:
     """(pixels a module, quiet-zone modules) for an ``n``-module code in ``height`` pixels:
-    the largest module first, then the widest quiet zone (at least one module)."""
-    for scale in (3, 2, 1):
-        for quiet in (4, 2, 1):
+    the standard's quiet zone of 4 modules (ISO/IEC 18004) at the largest module that
+    fits; only a code too large for it gets a narrower one (issue 37: 1 module was not
+    enough for some phones' readers)."""
+    for quiet in (4, 2, 1):
+        for scale in (3, 2, 1):
             if (n + 2 * quiet) * scale <= height:
                 return scale, quiet
     return 1, 0
@@ -123,10 +126,13 @@ class JoinScreen(Screen):
     """The page's address: the QR code left; right of it a heading, what to do and
     how to see the address written (issue 39). DOWN (or RIGHT) shows the address
     written out whole for typing, UP (or LEFT) the code again; OK: a menu (Back
-    first, then New address); BACK: back."""
+    first, then New address, then TV page: the TV page's code and address, for a
+    TV's camera or its remote, issue 37); BACK: back. ``tv``: this screen shows
+    the TV page's address (``.../tv``)."""
 
-    def __init__(self) -> None:
-        self.title = _("Scoreboard page")
+    def __init__(self, tv: bool = False) -> None:
+        self.title = _("TV page") if tv else _("Scoreboard page")
+        self.tv = tv
         self.address: str | None = None
         self.problem = ""
         self.written = False  # the address written out, instead of the code
@@ -136,6 +142,8 @@ class JoinScreen(Screen):
     def on_show(self, app: "App") -> None:
         link: PageLink | None = getattr(app, "web", None)
         self.address = link.address if link is not None else None
+        if self.tv and self.address:
+            self.address = self.address.rstrip("/") + "/tv"
         self.problem = (link.problem if link is not None
                         else _("The page is off. Turn it on with the setting web = \"auto\" (docs/config.md)."))
         if self.address != self._for:
@@ -155,7 +163,7 @@ class JoinScreen(Screen):
         room = (WIDTH - left) // CHAR_W
         # the heading, inverted, over the column beside the code; what to do under it
         c.d.rectangle((left - 1, 0, WIDTH - 1, TITLE_H - 2), fill=1)
-        c.text(left, 0, fit(_("Scoreboard"), room), invert=True)
+        c.text(left, 0, fit(_("TV page") if self.tv else _("Scoreboard"), room), invert=True)
         lines = wrap(_("Scan with a phone on this Wi-Fi"), room)
         if self.problem:  # said in full on the written address
             lines = lines[:2] + [_("! see ↓")]
@@ -199,6 +207,7 @@ class JoinScreen(Screen):
                 Item(_("New address"), lambda a: (a.pop(), a.push(Confirm(
                     _("A new address ends every open page; the table scans the new code."),
                     lambda b: self._renew(b, link), yes=_("Renew"), no=_("Keep"), title=_("New address"))))),
+                *([] if self.tv else [Item(_("TV page"), lambda a: (a.pop(), a.push(JoinScreen(tv=True))))]),
             ]))
 
     def _renew(self, app: "App", link: PageLink) -> None:

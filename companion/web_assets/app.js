@@ -1,18 +1,21 @@
-// The scoreboard page (issue 32). It draws the device's public projection
+// The scoreboard page (issues 32 and 37). It draws the device's public projection
 // (companion/public.py) as it comes, and computes no rule of its own: every
 // word and number on it is in the projection. Text goes in with textContent
 // only, so a player's name is never read as markup.
 "use strict";
 (function () {
   const base = "/" + location.pathname.split("/")[1] + "/";
-  const tv = /\/tv$/.test(location.pathname);
+  const tv = /\/tv\/?$/i.test(location.pathname);
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
-  const COLORS = { r: "red", y: "yellow", g: "green", b: "blue", k: "black", w: "white", c: "cyan", p: "purple", o: "orange" };
+  const COLORS = { r: "red", y: "yellow", g: "green", b: "blue", k: "black", w: "white", c: "cyan", p: "purple", o: "orange", x: "clear" };
   const HEIGHT = { S: 0.55, M: 0.78, L: 1.0 };
   const CODE = Object.fromEntries(Object.entries(COLORS).map(([code, name]) => [name, code]));
+  const GONE_MS = 10000;  // a device not heard from for this long is said to be gone
   let labels = {};
-  let es = null;
+  let lastView = null;
+  let state = "wait";     // the connection: wait, on, off, gone, expired, full
+  let offSince = 0;
 
   if (tv) document.body.classList.add("tv");
 
@@ -23,24 +26,38 @@
     return e;
   }
 
-  // A piece code ("yL": yellow large) as a small pyramid seen from the side.
+  function srOnly(text) { return el("span", "sr-only", text); }
+
+  let pieceNames = {};
+  function pieceName(code) { return pieceNames[code] || code; }
+
+  // A piece code ("yL": yellow large) as a small pyramid seen from the side, with its
+  // color's letter on it (not by color alone) and its name for a screen reader.
   function piece(code, scale) {
     const s = scale || 1;
     const color = COLORS[code[0]] || "grey";
     const h = HEIGHT[code[1]] || 0.7;
-    const w = 22 * s, H = 26 * s;
+    const w = 26 * s, H = 30 * s;
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "piece " + color);
     svg.setAttribute("viewBox", `0 0 ${w} ${H}`);
     svg.setAttribute("width", w); svg.setAttribute("height", H);
     svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", pieceName(code));
     const title = document.createElementNS(SVG, "title");
-    title.textContent = code;
+    title.textContent = pieceName(code);
     svg.appendChild(title);
     const p = document.createElementNS(SVG, "path");
-    const pw = w * (0.45 + 0.55 * h), ph = H * h;
-    p.setAttribute("d", `M${w / 2} ${H - ph} L${(w + pw) / 2} ${H} L${(w - pw) / 2} ${H} Z`);
+    const pw = w * (0.5 + 0.5 * h), ph = H * h;
+    p.setAttribute("d", `M${w / 2} ${H - ph} L${(w + pw) / 2} ${H - 1} L${(w - pw) / 2} ${H - 1} Z`);
     svg.appendChild(p);
+    const t = document.createElementNS(SVG, "text");
+    t.setAttribute("x", w / 2); t.setAttribute("y", H - 3 * s);
+    t.setAttribute("text-anchor", "middle");
+    t.setAttribute("font-size", 10 * s);
+    t.setAttribute("aria-hidden", "true");
+    t.textContent = code[0];
+    svg.appendChild(t);
     return svg;
   }
 
@@ -56,28 +73,39 @@
     const col = el("div", "column");
     (list || []).forEach((c) => col.appendChild(piece(c, 1.3)));
     box.appendChild(col);
-    box.appendChild(el("figcaption", "", label));
+    box.appendChild(el("figcaption", "", changed ? `${label} *` : label));
     return box;
   }
 
-  function row(dl, term, value) {
+  // A fact as "term value" (a list item each: it wraps as a whole on a narrow screen).
+  function row(list, term, value) {
     if (value === null || value === undefined || value === "") return;
-    dl.appendChild(el("dt", "", term));
-    const dd = el("dd");
-    if (value instanceof Node) dd.appendChild(value); else dd.textContent = String(value);
-    dl.appendChild(dd);
+    const li = el("li");
+    li.appendChild(el("span", "term", term));
+    const val = el("span", "value");
+    if (value instanceof Node) val.appendChild(value); else val.textContent = String(value);
+    li.appendChild(val);
+    list.appendChild(li);
   }
 
   function undercut(t, v) {
     const box = document.createDocumentFragment();
-    const dl = el("dl", "facts");
+    const dl = el("ul", "facts");
     row(dl, labels.round, t.round);
-    if (t.combo_values) {
-      row(dl, labels.combos, Object.entries(t.combo_values).map(([k, n]) => `${k} ${n}`).join(" · "));
-    }
     if (t.end_triggered) row(dl, labels.end, "✓");
     row(dl, labels.bag, t.bag_count);
     box.appendChild(dl);
+    if (t.combos && t.combos.length) {
+      box.appendChild(el("h2", "", labels.combos));
+      const ul = el("ul", "combos");
+      t.combos.forEach((c) => {
+        const li = el("li");
+        li.appendChild(el("span", "combo", c.name));
+        li.appendChild(el("b", "", c.value));
+        ul.appendChild(li);
+      });
+      box.appendChild(ul);
+    }
     if (t.stacks && t.stacks.length) {
       box.appendChild(el("h2", "", labels.stacks));
       const ul = el("ul", "stacks");
@@ -109,66 +137,160 @@
     return box;
   }
 
-  function bagOfIce(t) {
+  function bagOfIce(t, v) {
     const box = document.createDocumentFragment();
-    const dl = el("dl", "facts");
+    const dl = el("ul", "facts");
     row(dl, labels.target, t.target);
     if (t.drawn && t.drawn.length) row(dl, labels.drawn, pieces(t.drawn));
-    row(dl, labels.turn, t.turn_total);
-    row(dl, labels.face, t.face);
-    if (t.bust_percent !== undefined && t.bust_percent !== null) row(dl, labels.bust, t.bust_percent + " %");
-    row(dl, labels.advice, t.advice);
+    if (t.active !== null && t.active !== undefined && t.phase !== "over") row(dl, labels.turn, t.turn_total);
+    row(dl, labels.bust, t.bust);
+    if (t.win) {
+      row(dl, labels.win_bank, t.win.bank);
+      row(dl, labels.win_draw, t.win.draw);
+    }
+    row(dl, t.to_win ? labels.to_win : labels.advice, t.advice);
     row(dl, labels.bag, t.bag_count);
     box.appendChild(dl);
+    if (t.turn_total !== null && t.turn_total !== undefined && t.phase !== "over") {
+      document.body.dataset.turnTotal = t.turn_total;
+    }
+    if (t.sizes) {
+      const table = el("table", "sizes");
+      const head = el("tr");
+      [labels.size, labels.bust, t.to_win ? labels.win : labels.avg].forEach((x) => head.appendChild(el("th", "", x)));
+      table.appendChild(head);
+      t.sizes.forEach((s) => {
+        const tr = el("tr");
+        if (s.size === t.size_advice) tr.className = "advised";
+        tr.appendChild(el("td", "", s.size === t.size_advice ? `${s.size} ◀` : s.size));
+        tr.appendChild(el("td", "", s.bust));
+        tr.appendChild(el("td", "", t.to_win ? s.win : s.avg));
+        table.appendChild(tr);
+      });
+      box.appendChild(table);
+    }
+    if (t.rolloff && t.phase === "rolloff") {
+      box.appendChild(el("h2", "", labels.rolloff));
+      const ul = el("ul", "rolloff");
+      t.rolloff.forEach((r) => ul.appendChild(el("li", "", `${(v.players[r.seat] || {}).name || "?"}: ${r.text}`)));
+      box.appendChild(ul);
+    }
     return box;
   }
 
-  function bottomsUp(t) {
+  function bottomsUp(t, v) {
     const box = document.createDocumentFragment();
     box.appendChild(el("h2", "", labels.field));
     const field = el("div", "field");
     const changed = new Set(t.changed || []);
     (t.field || []).forEach((s) => field.appendChild(stack(s.label, s.pieces, changed.has(s.label))));
     box.appendChild(field);
-    const dl = el("dl", "facts");
+    const dl = el("ul", "facts");
     row(dl, labels.stash, t.stash_count);
     box.appendChild(dl);
     if (!t.secret_colors) box.appendChild(el("p", "note", labels.secret));
+    if (t.scored) {
+      box.appendChild(el("h2", "", labels.scored));
+      const ul = el("ul", "scored");
+      t.scored.forEach((lines, seat) => {
+        const li = el("li");
+        li.appendChild(el("b", "", (v.players[seat] || {}).name || "?"));
+        li.appendChild(el("span", "", lines.length ? lines.join(" · ") : "0"));
+        ul.appendChild(li);
+      });
+      box.appendChild(ul);
+    }
     return box;
   }
 
+  function scoresList(v) {
+    const ol = $("scores");
+    ol.replaceChildren();
+    const end = v.end;
+    const winners = new Set(v.winners || []);
+    const change = v.change || {};
+    const changedSeats = new Map((change.seats || []).map((s, i) => [s, (change.deltas || [])[i]]));
+    const order = end && end.order ? end.order : v.players.map((p) => p.seat);
+    const t = v.table || {};
+    order.forEach((seat, place) => {
+      const p = v.players[seat];
+      if (!p) return;
+      const li = el("li", "player");
+      li.dataset.seat = p.seat;
+      if (p.seat === v.to_act) {
+        li.classList.add("to-act");
+        li.setAttribute("aria-current", "step");
+      }
+      if (winners.has(p.seat)) li.classList.add("winner");
+      const name = el("span", "name");
+      if (end) name.appendChild(el("span", "place", `${place + 1}.`));
+      if (p.seat === v.to_act) {
+        const mark = el("span", "turn-mark", "▶");
+        mark.setAttribute("aria-hidden", "true");
+        name.appendChild(mark);
+      }
+      name.appendChild(el("span", "who", p.name));
+      if (p.seat === v.to_act) name.appendChild(srOnly(`, ${labels.turn_of || "to play"}`));
+      if (winners.has(p.seat)) name.appendChild(el("span", "mark", `★ ${labels.winner || "winner"}`));
+      li.appendChild(name);
+      const secret = t.secret_colors && t.secret_colors[p.seat];
+      if (secret) {  // BU-3: shown once the game is over, named
+        const sc = el("span", "secret");
+        sc.appendChild(piece((CODE[secret] || "?") + "M"));
+        sc.appendChild(el("span", "", (t.secret_words || [])[p.seat] || secret));
+        li.appendChild(sc);
+      }
+      const score = el("span", "points");
+      score.appendChild(el("span", "score", p.score));
+      if (changedSeats.has(p.seat)) {  // the last change, marked until the next (not by color alone)
+        li.classList.add("changed");
+        const d = changedSeats.get(p.seat);
+        if (d !== undefined && d !== null) score.appendChild(el("span", "delta", (d > 0 ? "+" : "") + d));
+        else score.appendChild(el("span", "delta", change.kind === "bust" ? "✗" : "*"));
+      }
+      li.appendChild(score);
+      ol.appendChild(li);
+    });
+  }
+
   function render(v) {
+    lastView = v;
     labels = v.labels || labels;
+    pieceNames = v.piece_names || {};
     document.documentElement.lang = v.lang || "en";
     $("l-scores").textContent = labels.scores;
     $("l-moves").textContent = labels.moves;
     $("history-link").textContent = labels.history;
+    const other = $("other-link");
+    other.textContent = tv ? labels.phone : labels.tv;
+    other.href = tv ? "./" : "tv";
+    if (!tv) $("tv-address").textContent = location.origin + base + "tv";
     const s = v.session;
     // between games (V-4) the last game's final result may stay, marked as finished
     const finished = s && v.playing === false ? ` (${labels.finished || "finished"})` : "";
-    const title = s ? `${s.title} #${s.number}${finished}` : "Pyramid Table Companion";
+    const title = s ? `${s.title} #${s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
     $("title").textContent = title;
     document.title = title;
     document.body.classList.toggle("finished", !!finished);
     $("waiting").textContent = v.waiting;
-    $("result").hidden = !v.result;
+    const end = v.end;
+    const banner = $("end");
+    banner.hidden = !end;
+    document.body.classList.toggle("over", !!end);
+    if (end) {
+      $("end-title").textContent = `★ ${end.title}: ${end.names.join(", ")}`;
+      $("end-reason").textContent = end.reason || "";
+    }
     $("result").textContent = v.result || "";
-    const winners = new Set(v.winners || []);
-    const ol = $("scores");
-    ol.replaceChildren();
-    v.players.forEach((p) => {
-      const li = el("li", "player");
-      if (p.seat === v.to_act) li.classList.add("to-act");
-      if (winners.has(p.seat)) li.classList.add("winner");
-      li.appendChild(el("span", "name", p.name));
-      const secret = v.table && v.table.secret_colors && v.table.secret_colors[p.seat];
-      if (secret) li.appendChild(piece((CODE[secret] || "?") + "M"));  // BU-3: shown once the game is over
-      li.appendChild(el("span", "score", p.score));
-      li.dataset.seat = p.seat;
-      ol.appendChild(li);
-    });
+    const change = v.change;
+    const ch = $("change");
+    ch.hidden = !change;
+    ch.className = change ? "change " + change.kind : "change";
+    ch.textContent = change ? change.text : "";
+    scoresList(v);
     const table = $("table");
     table.replaceChildren();
+    delete document.body.dataset.turnTotal;
     if (s && v.table) {
       const draw = { undercut: undercut, bag_of_ice: bagOfIce, bottoms_up: bottomsUp }[s.game];
       if (draw) table.appendChild(draw(v.table, v));
@@ -178,41 +300,117 @@
     (v.moves || []).slice().reverse().forEach((m) => moves.appendChild(el("li", "", m)));
     document.body.dataset.seq = v.seq;
     document.body.dataset.session = s ? s.id : "";
+    status(state);
     // a seat's own page draws its part from the same state (static/seat.js, issue 41)
     document.dispatchEvent(new CustomEvent("scoreboard:state", { detail: v }));
   }
 
-  function status(live) {
-    const st = $("status");
+  // The connection, said in words and not by color alone.
+  function status(st) {
+    state = st;
+    const badge = $("status");
     // the badge's words come with the first state, in the device's language: until
     // then it keeps its neutral "…" (a French page never says "live" first)
-    if (!labels.live) { st.className = "status " + (live ? "on" : "off"); return; }
-    st.textContent = live ? labels.live || "live" : labels.offline || "reconnecting…";
-    st.className = "status " + (live ? "on" : "off");
+    if (!labels.live) { badge.className = "status " + (st === "on" ? "on" : "off"); return; }
+    const words = { on: labels.live || "live", off: labels.offline || "reconnecting…", gone: labels.offline || "…",
+      expired: "✗", full: "…", wait: "…" };
+    badge.textContent = words[st] || "…";
+    badge.className = "status " + (st === "on" ? "on" : "off");
+    document.body.classList.toggle("stale", st === "gone" || st === "expired" || st === "full");
+    const note = $("conn");
+    const say = { gone: labels.gone, expired: labels.expired, full: labels.full }[st];
+    note.hidden = !say;
+    note.textContent = say || "";
   }
 
-  function connect() {
-    // EventSource sends Last-Event-ID on its own reconnects: the device answers with the
-    // newest state at once if the page missed any (a dropped network, a restart)
-    es = new EventSource(base + "events");
-    es.addEventListener("open", () => status(true));
-    es.addEventListener("state", (e) => { render(JSON.parse(e.data)); status(true); });
-    es.addEventListener("gone", () => { es.close(); expired(); });
-    es.addEventListener("error", () => {
-      status(false);
-      if (es.readyState === EventSource.CLOSED) {
-        // refused (503: too many pages) or the device said 404: look again, slowly
-        setTimeout(() => fetch(base + "state.json", { cache: "no-store" }).then((r) => {
-          if (r.status === 404) expired(); else connect();
-        }, () => connect()), 3000);
+  function connected(on) {
+    if (state === "expired") return;
+    if (on) { offSince = 0; status("on"); return; }
+    if (!offSince) offSince = Date.now();
+    status(Date.now() - offSince > GONE_MS ? "gone" : "off");
+  }
+
+  setInterval(() => { if (offSince && (state === "off" || state === "gone")) connected(false); }, 1000);
+
+  function onState(text) { render(JSON.parse(text)); connected(true); }
+
+  function expired() { status("expired"); }
+
+  // The stream was refused (EventSource closed it): 404 is an address renewed,
+  // else the device has too many pages open (503): say which, and look again.
+  function refused(again) {
+    fetch(base + "state.json", { cache: "no-store" }).then((r) => {
+      if (r.status === 404) { expired(); return; }
+      const full = () => { status("full"); setTimeout(again, 5000); };
+      if (r.ok) r.text().then((text) => { onState(text); full(); }, full); else full();
+    }, () => { connected(false); setTimeout(again, 3000); });
+  }
+
+  // One stream per browser: a shared worker, else a leader tab, else a stream of our own.
+  function viaWorker() {
+    let w;
+    try { w = new SharedWorker(base + "static/worker.js", { name: "scoreboard" }); } catch (e) { return false; }
+    const port = w.port;
+    port.onmessage = (e) => {
+      const m = e.data || {};
+      if (m.type === "state") onState(m.data);
+      else if (m.type === "gone") expired();
+      else if (m.type === "status") {
+        if (m.status === "on") connected(true);
+        else if (m.status === "closed") refused(() => port.postMessage({ type: "retry" }));
+        else connected(false);
       }
+    };
+    port.start();
+    addEventListener("pagehide", () => port.postMessage({ type: "bye" }));
+    document.body.dataset.stream = "shared";
+    return true;
+  }
+
+  function ownStream(onMessage) {
+    const es = new EventSource(base + "events");
+    es.addEventListener("open", () => { connected(true); if (onMessage) onMessage(null, "on"); });
+    es.addEventListener("state", (e) => { onState(e.data); if (onMessage) onMessage(e.data); });
+    es.addEventListener("gone", () => { es.close(); expired(); if (onMessage) onMessage(null, "gone"); });
+    es.addEventListener("error", () => {
+      connected(false);
+      if (onMessage) onMessage(null, "off");
+      if (es.readyState === EventSource.CLOSED) refused(() => ownStream(onMessage));
     });
+    return es;
   }
 
-  function expired() {
-    status(false);
-    $("waiting").textContent = labels.expired || "This address is no longer valid: scan the QR code on the device again.";
+  function viaLeader() {
+    if (!(navigator.locks && window.BroadcastChannel)) return false;
+    const bc = new BroadcastChannel("scoreboard" + base);
+    let leader = false;
+    bc.onmessage = (e) => {
+      const m = e.data || {};
+      if (leader) { if (m.type === "hello" && lastView) bc.postMessage({ type: "state", data: JSON.stringify(lastView) }); return; }
+      if (m.type === "state") onState(m.data);
+      else if (m.type === "gone") expired();
+      else if (m.type === "status") connected(m.on);
+    };
+    bc.postMessage({ type: "hello" });
+    fetch(base + "state.json", { cache: "no-store" }).then((r) => (r.ok ? r.text().then(onState) : r.status === 404 && expired()), () => {});
+    document.body.dataset.stream = "follower";
+    navigator.locks.request("scoreboard" + base, () => new Promise(() => {
+      leader = true;  // held until this tab goes: the next tab then takes the stream
+      document.body.dataset.stream = "leader";
+      ownStream((data, kind) => bc.postMessage(kind === "gone" ? { type: "gone" }
+        : kind ? { type: "status", on: kind === "on" } : { type: "state", data: data }));
+    }));
+    return true;
   }
 
-  connect();
+  // Keep a TV's screen on while the page is shown (where the browser has a Wake Lock).
+  function wakeLock() {
+    if (!("wakeLock" in navigator)) return;
+    const ask = () => { if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(() => {}); };
+    document.addEventListener("visibilitychange", ask);
+    ask();
+  }
+
+  if (!viaWorker() && !viaLeader()) { document.body.dataset.stream = "own"; ownStream(); }
+  wakeLock();
 })();

@@ -6,11 +6,15 @@ the words every view shows (issue 40): the projection's ``waiting`` and
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from ..engine import CHANCE, TERMINAL, State
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 
 HINT_WORD = {"draw": N_("draw"), "bank": N_("bank")}  # boi_odds/boi_win hint values (B-9, B-10)
+TOOL_WAITING = {"die": N_("Roll the die with the device's buttons."),
+                "bag": N_("Draw from the bag with the device's buttons."),
+                "pick": N_("Pick the start player with the device's buttons.")}
 RULING_NOTE = re.compile(r"\s*\([^()]*\b(?:U|B|BU)-\d+[^()]*\)")
 
 
@@ -18,6 +22,24 @@ def plain(text: str) -> str:
     """An engine's text for a screen: without its ruling notes ("(U-9)", "(take MIX, U-3)"),
     which stay in the code, the tests, the logs and the Why pages (issue 13)."""
     return RULING_NOTE.sub("", text)
+
+
+def decimal(text: str) -> str:
+    """``text`` with the language's decimal mark (French: a comma)."""
+    return text.replace(".", pgettext("decimal mark", "."))
+
+
+def pct(x: Fraction | float) -> str:
+    """A chance as a percentage for a 21-character line: ``13.7%`` (B-9, B-10)."""
+    v = float(x) * 100
+    if v in (0.0, 100.0):
+        return f"{v:.0f}%"
+    return decimal(f"{v:.1f}%")
+
+
+def avg(x: float) -> str:
+    """An expected score in at most 5 characters."""
+    return decimal(f"{x:.1f}" if x < 99.95 else f"{x:.0f}")
 
 
 def hint_word(hint: str) -> str:
@@ -43,6 +65,9 @@ def waiting_words(state: State, names: list[str]) -> str:
             "pass_draw": _("The device draws for the player who passed."),
             "secret": _("The device draws the secret colors."),
         }.get(kind, _("The device draws."))
+    tool = TOOL_WAITING.get(getattr(state, "game", ""))
+    if tool is not None and not names:  # a table tool has no players to name
+        return _(tool)
     name = names[who] if 0 <= who < len(names) else "?"
     text = {
         "take": _("{name} takes a mix of sizes."),
