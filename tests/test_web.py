@@ -422,13 +422,16 @@ def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(t
     m = qr_matrix(url)
     assert len(m) == 29  # version 3
     scale, quiet = qr_layout(len(m))
-    assert quiet == 4 and scale == 1  # the standard's 4-module quiet zone (issue 37) fits at one pixel a module
-    assert qr_layout(21) == (2, 4) and qr_layout(15, 100) == (3, 4)  # the largest module with 4 modules around
-    size = (len(m) + 2 * quiet) * scale
+    # 2-pixel modules (a phone reads them from the panel), and every pixel left as margin
+    assert scale == 2 and quiet == 3
+    assert qr_layout(21) == (2, 8) and qr_layout(15, 100) == (3, 12)  # room: the standard's 4 modules
+    size = len(m) * scale + 2 * quiet
     top = (64 - size) // 2
+    for y in range(top, top + quiet):  # the margin is lit all round
+        assert all(img.getpixel((x, y)) for x in range(size))
     for r in range(len(m)):  # every module where segno puts it: dark unlit, light lit
         for c in range(len(m)):
-            px = img.getpixel(((c + quiet) * scale, top + (r + quiet) * scale))
+            px = img.getpixel((quiet + c * scale, top + quiet + r * scale))
             assert bool(px) != m[r][c], (r, c)
     lines = address_lines(url, 21)  # written out whole on its own page (DOWN), scheme kept (issue 39)
     assert "".join(lines) == url and lines[:2] == ["http://", "192.168.100.200:8032"]

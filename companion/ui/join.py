@@ -51,14 +51,17 @@ def qr_matrix(text: str) -> list[list[bool]]:
 
 
 def qr_layout(n: int, height: int = HEIGHT) -> tuple[int, int]:
-    """(pixels a module, quiet-zone modules) for an ``n``-module code in ``height`` pixels:
-    the standard's quiet zone of 4 modules (ISO/IEC 18004) at the largest module that
-    fits; only a code too large for it gets a narrower one (issue 37: 1 module was not
-    enough for some phones' readers)."""
-    for quiet in (4, 2, 1):
-        for scale in (3, 2, 1):
-            if (n + 2 * quiet) * scale <= height:
-                return scale, quiet
+    """(pixels a module, quiet-zone pixels on each side) for an ``n``-module code in
+    ``height`` pixels: the largest module that leaves a quiet zone of at least one
+    module, then every pixel left as quiet zone, up to the standard's 4 modules
+    (ISO/IEC 18004). On the 1.3-inch panel a pixel is 0.23 mm: a phone reads
+    2-pixel modules at about 10 cm, not 1-pixel ones, so the module's size comes
+    before the margin (issue 37 asked for 4 modules; an address's version-3 code
+    gets 2 px a module and 3 px of margin, 1.5 modules, where 4 modules would
+    need 1-pixel modules)."""
+    for scale in (3, 2, 1):
+        if (n + 2) * scale <= height:
+            return scale, min(4 * scale, (height - n * scale) // 2)
     return 1, 0
 
 
@@ -111,13 +114,13 @@ def draw_qr(c: Canvas, matrix: list[list[bool]], x: int = 0, y: int = 0, height:
     (a QR code is dark on light). Returns its width in pixels."""
     n = len(matrix)
     scale, quiet = qr_layout(n, height)
-    size = (n + 2 * quiet) * scale
+    size = n * scale + 2 * quiet
     top = y + (height - size) // 2
     c.d.rectangle((x, top, x + size - 1, top + size - 1), fill=1)
     for r, row in enumerate(matrix):
         for col, dark in enumerate(row):
             if dark:
-                px, py = x + (col + quiet) * scale, top + (r + quiet) * scale
+                px, py = x + quiet + col * scale, top + quiet + r * scale
                 c.d.rectangle((px, py, px + scale - 1, py + scale - 1), fill=0)
     return size
 

@@ -41,14 +41,16 @@
 
     const show = () => { shown = true; draw(); };
     const hide = () => { shown = false; sticky = false; clearTimeout(timer); draw(); };
-    const press = () => {
+    // a press's length from the events' own time stamps (when the finger moved), not
+    // from when this page got round to them: a busy phone still tells a tap from a hold
+    const press = (e) => {
       if (sticky) { hide(); downAt = 0; return; }  // the tap that hides a tapped color
-      downAt = Date.now();
+      downAt = e.timeStamp || 1;
       show();
     };
-    const release = () => {
+    const release = (e) => {
       if (!downAt) return;
-      const tap = Date.now() - downAt < TAP_MS;
+      const tap = e.timeStamp - downAt < TAP_MS;
       downAt = 0;
       if (tap) {
         sticky = true;
@@ -59,15 +61,15 @@
         hide();
       }
     };
-    btn.addEventListener("pointerdown", (e) => { e.preventDefault(); press(); });
+    btn.addEventListener("pointerdown", (e) => { e.preventDefault(); press(e); });
     btn.addEventListener("pointerup", release);
     btn.addEventListener("pointercancel", () => { downAt = 0; hide(); });
     btn.addEventListener("pointerleave", () => { if (downAt) { downAt = 0; hide(); } });
     btn.addEventListener("keydown", (e) => {
-      if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); press(); }
+      if ((e.key === " " || e.key === "Enter") && !e.repeat) { e.preventDefault(); press(e); }
     });
     btn.addEventListener("keyup", (e) => {
-      if (e.key === " " || e.key === "Enter") { e.preventDefault(); release(); }
+      if (e.key === " " || e.key === "Enter") { e.preventDefault(); release(e); }
     });
     btn.addEventListener("contextmenu", (e) => e.preventDefault());  // a long press is ours
     document.addEventListener("visibilitychange", () => { if (document.hidden) hide(); });
