@@ -114,6 +114,7 @@ def seat_shot(name: str = "web_seat.png", width: int = 390, height: int = 844) -
         t.press("release", *TOUR[2:], *["ok"] * 14)
         t.settle()
         d = chromium(width, height)
+        exact(d, width, height)
         try:
             d.get(url)
             shown(d, json.loads(t.page.board.snapshot()[1])["seq"])
