@@ -26,7 +26,6 @@ import hashlib
 import json
 import re
 import secrets as _secrets
-import threading
 from importlib import resources
 from typing import Any, Callable
 
@@ -39,6 +38,7 @@ from .i18n import language
 from .words import page
 from .words.titles import title_of
 from .journal import Journal
+from .listeners import Listeners
 from .games.bottoms_up import Color
 from .seats import Seats
 from .words.pieces import color_word
@@ -92,7 +92,7 @@ def view_tag(seq: int, text: str) -> str:
     return f"{seq}-{hashlib.blake2b(text.encode('utf-8'), digest_size=6).hexdigest()}"
 
 
-class Board:
+class Board(Listeners):
     """The latest public projection, published by the app loop, read by the server.
 
     ``publish`` runs on the loop's thread and costs a tuple comparison when
@@ -106,12 +106,11 @@ class Board:
     finished, if the device left a game that was over (``public.idle_view``)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        super().__init__()
         self._key: Any = None
         self._seq = 0
         text = json.dumps(public.idle_view(0), ensure_ascii=False, separators=(",", ":"))
         self._snap: tuple[str, str] = (view_tag(0, text), text)
-        self._listeners: list[Callable[[], None]] = []
         self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
         self.seats = Seats()    # the seat pages' addresses (issue 41, V-3): in memory only
         # each seat page's (tag, text, alive), made with the public one; a seat ended with its
@@ -173,16 +172,6 @@ class Board:
         with self._lock:
             return dict(self._seat_snaps)
 
-    def listen(self, fn: Callable[[], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(fn)
-
-        def stop() -> None:
-            with self._lock:
-                if fn in self._listeners:
-                    self._listeners.remove(fn)
-        return stop
-
     def publish(self, app) -> bool:
         """Make the projection of what the device's screen plays, if anything the page
         shows moved since the last one: the journal, the session shown, its end, the
@@ -235,13 +224,6 @@ class Board:
             listeners = list(self._listeners) if changed else []
         self._tell(listeners)
 
-    @staticmethod
-    def _tell(listeners: list[Callable[[], None]]) -> None:
-        for fn in listeners:
-            try:
-                fn()
-            except Exception:  # a server that is going away: its loop is closed
-                pass
 
 
 def download_file(game: str, number: int, fmt: str) -> str:

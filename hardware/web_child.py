@@ -37,7 +37,9 @@ import socket
 import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
+
+from companion.listeners import Listeners
 
 NICE = 10  # the device's loop (nice 0) gets about nine times the page's share of a busy core
 
@@ -55,15 +57,14 @@ def lower_priority() -> str:
         return "normal"
 
 
-class Mirror:
+class Mirror(Listeners):
     """The device's projections as the child last heard them: the ``Board`` API
     that ``companion.web.WebApp`` reads (``snapshot``, ``listen``)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        super().__init__()
         self._snaps: dict[str, tuple[str, str]] = {"public": ("0", "{}")}
         self._seats: dict[str, tuple[str, str, bool]] = {}  # seat pages' (tag, text, alive) by token
-        self._listeners: list[Callable[[], None]] = []
 
     def snapshot(self, key: str = "public") -> tuple[str, str]:
         with self._lock:
@@ -87,32 +88,14 @@ class Mirror:
             changed = snaps != self._seats
             self._seats = snaps
             listeners = list(self._listeners) if changed else []
-        for fn in listeners:
-            try:
-                fn()
-            except Exception:
-                pass
-
-    def listen(self, fn: Callable[[], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(fn)
-
-        def stop() -> None:
-            with self._lock:
-                if fn in self._listeners:
-                    self._listeners.remove(fn)
-        return stop
+        self._tell(listeners)
 
     def put(self, key: str, tag: str, text: str) -> None:
         with self._lock:
             changed = self._snaps.get(key) != (tag, text)
             self._snaps[key] = (tag, text)
             listeners = list(self._listeners) if changed else []
-        for fn in listeners:
-            try:
-                fn()
-            except Exception:
-                pass
+        self._tell(listeners)
 
 
 _out: Any = sys.stdout

@@ -16,21 +16,10 @@ import time
 
 import pytest
 
-from bench.browser import Unavailable, chromium
 from bench.live import LiveTable
 from bench.scripts import GAME_SCRIPTS, _load_games
 
 _load_games()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        d = chromium()
-    except Unavailable as e:
-        pytest.skip(str(e))
-    yield d
-    d.quit()
 
 
 def page_state(d) -> dict:
