@@ -455,7 +455,8 @@ class SettingsMenu(Menu):
                  right=_("on") if s.boi_hints else _("off"), leader=True),
             Item(_("Ice advice"), lambda app: self._set(app, boi_advice="score" if s.boi_advice == "win" else "win"),
                  right=pgettext("advice", "to win") if s.boi_advice == "win" else pgettext("advice", "score"), leader=True),
-            Item(_("Lone pieces"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
+            # "Lone piece": a settings row has a column less than the setup's (its scroll bar)
+            Item(_("Lone piece"), lambda app: self._set(app, bu_lone_pieces=not s.bu_lone_pieces),
                  right=pgettext("lone pieces", "score") if s.bu_lone_pieces else pgettext("lone pieces", "no score"), leader=True),
             # issue 41: the color beside the seat page's QR code, or the code alone
             Item(_("Seat color"), lambda app: self._set(app, bu_seat_color=not s.bu_seat_color),
