@@ -304,6 +304,17 @@ def port_free(host: str, port: int) -> str | None:
     return None
 
 
+
+def back_off(delay: float, began: float, sleep: Callable[[float], bool]) -> float | None:
+    """Wait ``delay`` before a restart (1 s, 2 s, 4 s ... up to 60 s; back to 1 s after
+    a good while served since ``began``) and return the next delay; None if
+    ``sleep`` says to stop."""
+    if time.monotonic() - began > RETRY_MAX_S:
+        delay = RETRY_FIRST_S  # it served a good while: start the back-off again
+    if sleep(delay):
+        return None
+    return min(delay * 2, RETRY_MAX_S)
+
 class WebServer:
     """Serves ``app`` (an ASGI app) on ``host:port`` from its own thread; see the module docstring."""
 
@@ -390,11 +401,10 @@ class WebServer:
                     self.on_fault(f"page: {self.last_error}")
                 except Exception:
                     pass
-            if time.monotonic() - began > RETRY_MAX_S:
-                delay = RETRY_FIRST_S  # it served a good while: start the back-off again
-            if self._sleep(delay):
+            later = back_off(delay, began, self._sleep)
+            if later is None:
                 break
-            delay = min(delay * 2, RETRY_MAX_S)
+            delay = later
         self.state = "stopped"
 
     async def _serve(self, server: uvicorn.Server) -> None:
@@ -565,11 +575,10 @@ class PageProcess:
                 error = f"the page's process ended (exit code {code})"
             self.state = "retrying"
             self._fault(error)
-            if time.monotonic() - began > RETRY_MAX_S:
-                delay = RETRY_FIRST_S  # it served a good while: start the back-off again
-            if self._sleep(delay):
+            later = back_off(delay, began, self._sleep)
+            if later is None:
                 break
-            delay = min(delay * 2, RETRY_MAX_S)
+            delay = later
         self.state = "stopped"
 
     def _serve_channel(self, path: str) -> None:
