@@ -647,7 +647,7 @@ class PageProcess:
                 return True
             except (OSError, ValueError):
                 return False
-        def seats() -> dict[str, tuple[str, str, bool]]:
+        def seats() -> dict[str, tuple[str, str]]:
             get = getattr(self.board, "seat_snapshots", None)
             return get() if get is not None else {}
         tag, text = self.board.snapshot()
