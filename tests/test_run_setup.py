@@ -33,15 +33,22 @@ TOOLS = ["sh", "env", "cat", "grep", "sed", "sha256sum", "cut", "dirname", "ls",
 FAKE_PYTHON3 = r"""#!/bin/sh
 S="$FAKE_STATE"
 headers() { [ -e "$S/installed/python3-dev" ] || [ -n "${FAKE_HEADERS:-}" ]; }
+venv_ok() { [ -z "${FAKE_NO_VENV:-}" ] || [ -e "$S/installed/python3-venv" ] || [ -e "$S/installed/python3.11-venv" ]; }
 case "$1" in
     -c) case "$2" in
             *Python.h*) headers; exit $? ;;
+            *"import ensurepip, venv"*) venv_ok; exit $? ;;
+            *"import venv"*) exit 0 ;;
+            *"import lgpio, spidev"*)
+                [ -e "$S/installed/python3-lgpio" ] && [ -e "$S/installed/python3-spidev" ]; exit $? ;;
+            *"importlib.metadata"*) exit 0 ;;
             *get_config_var*) echo gcc; exit 0 ;;
             *">= (3, 11)"*) exit 0 ;;
             *"%d.%d"*) echo 3.11; exit 0 ;;
         esac ;;
     --version) echo "Python 3.11.2"; exit 0 ;;
     -m) if [ "$2" = venv ]; then
+            venv_ok || { echo "The virtual environment was not created successfully because ensurepip is not available." >&2; exit 1; }
             shift 2; flags=""
             while [ $# -gt 1 ]; do flags="$flags $1"; shift; done
             echo "venv$flags" >> "$S/log"
@@ -140,7 +147,8 @@ class Machine:
     """A stubbed machine and a copy of the tree; ``run()`` runs ./run setup on it."""
 
     def __init__(self, tmp: Path, *, arch: str, archive: list[str], pi: bool, uid: int = 0,
-                 sudo: bool = False, headers: bool = False, gcc: bool = True, sdists: tuple[str, ...] = (SPIDEV,)):
+                 sudo: bool = False, headers: bool = False, gcc: bool = True, sdists: tuple[str, ...] = (SPIDEV,),
+                 venv: bool = True):
         tmp.mkdir(parents=True, exist_ok=True)
         self.tree = tmp / "tree"
         self.tree.mkdir()
@@ -172,7 +180,8 @@ class Machine:
                     "FAKE_BIN": str(self.bin), "FAKE_VENV_PY": str(tmp / "venv-python"), "FAKE_ARCH": arch,
                     "FAKE_UID": str(uid), "FAKE_SUDO": "ok" if sudo else "no",
                     "FAKE_HEADERS": "1" if headers else "", "FAKE_SDISTS": " ".join(sdists),
-                    "RUN_DT_MODEL": str(self.model)}
+                    "RUN_DT_MODEL": str(self.model), "FAKE_NO_VENV": "" if venv else "1",
+                    "RUN_PY_WHEELS": str(tmp / "no-python-wheels")}
 
     def run(self, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run([str(self.tree / "run"), *(args or ("setup",))], env=self.env, cwd=self.tree,
@@ -252,15 +261,84 @@ def test_raspberry_pi_os_on_a_pi_takes_the_os_backends(tmp_path):
 @pytest.mark.parametrize("pi", [False, True], ids=["off a Pi", "on a Pi"])
 def test_no_root_prints_the_one_command_and_stops(tmp_path, pi):
     """Neither root nor passwordless sudo: run installs nothing, prints the one
-    command (only packages the archive has), and stops before pip's compiler error."""
+    command (only packages the archive has), and stops before pip's compiler
+    error, and (issue 51) before any venv or pip work."""
     m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=pi, uid=1000, gcc=False)
     r = m.run()
     assert r.returncode == 1
     assert m.apt_installs() == [] and not any(line.startswith(("apt-get", "sudo")) for line in m.log)
+    assert re.findall(r"as root run:  (.*)", r.stderr) == ["apt-get install -y python3-dev gcc"], r.stderr
+    assert "spidev==3.8" in r.stderr and "pip builds it from source" in r.stderr
+    assert m.lock_install() is None and "Python.h" not in r.stderr
+    assert m.venv_flags() == [] and not any(line.startswith("pip") for line in m.log)
+
+
+def test_a_build_the_table_does_not_know_still_stops_before_pip_fails(tmp_path):
+    """The safety net behind run's NO_WHEEL table: a locked package pip's dry run
+    says it must build (here spidev on a machine the table does not list) stops
+    with the one command, after the dry run and before the lock's install."""
+    m = Machine(tmp_path, arch="riscv64", archive=DEBIAN, pi=False, uid=1000, gcc=False)
+    r = m.run()
+    assert r.returncode == 1
     assert "as root run:  apt-get install -y python3-dev gcc" in r.stderr, r.stderr
     assert SPIDEV in r.stderr and "C compiler and the Python headers" in r.stderr
     assert m.lock_install() is None and "Python.h" not in r.stderr
-    assert m.venv_flags() == (["venv --system-site-packages"] if pi else ["venv"])
+
+
+def test_one_stop_names_every_missing_package_before_any_pip_work(tmp_path):
+    """Issue 51: ARM, no sudo, no venv support, no compiler, no headers: the
+    first ./run names python3-venv, python3-dev and gcc in one command and
+    stops before any venv or pip work (it used to stop twice, the second time
+    after minutes of pip). Once they are installed, the next ./run goes through."""
+    m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=False, uid=1000, gcc=False, venv=False)
+    r = m.run()
+    assert r.returncode == 1
+    cmds = re.findall(r"as root run:  (.*)", r.stderr)
+    assert cmds == ["apt-get install -y python3-venv python3-dev gcc"], r.stderr
+    assert "venv support" in r.stderr and "spidev==3.8" in r.stderr
+    assert not any(line.startswith(("pip", "venv", "apt-get", "sudo")) for line in m.log), m.log
+    # the owner runs that one command as root, then ./run again: no other stop
+    for p in ("python3-venv", "python3-dev", "gcc"):
+        (m.state / "installed" / p).touch()
+    (m.bin / "gcc").write_text("#!/bin/sh\nexit 0\n")
+    (m.bin / "gcc").chmod(0o755)
+    r2 = m.run()
+    assert r2.returncode == 0, r2.stderr
+    assert "as root run" not in r2.stderr and m.lock_install() is not None
+
+
+def test_one_stop_as_root_installs_everything_at_once(tmp_path):
+    """As root, the same machine gets every missing package from one apt-get
+    install, before the venv is made."""
+    m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=False, uid=0, gcc=False, venv=False)
+    r = m.run()
+    assert r.returncode == 0, r.stderr
+    assert m.apt_installs() == [["python3-venv", "python3-dev", "gcc"]], m.log
+    first_apt = next(i for i, line in enumerate(m.log) if line.startswith("apt-get install"))
+    assert all(not line.startswith(("venv", "pip")) for line in m.log[:first_apt])
+
+
+def test_32_bit_arm_names_the_build_libraries_too(tmp_path):
+    """armv7l: Pillow and cbor2 have no wheel either (requirements/build.in): their
+    libraries are in the same one command."""
+    m = Machine(tmp_path, arch="armv7l", archive=DEBIAN + ["libjpeg-dev", "zlib1g-dev", "cargo"], pi=False,
+                uid=1000, gcc=False, venv=False)
+    (m.bin / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")  # nothing installed
+    (m.bin / "dpkg-query").chmod(0o755)
+    r = m.run()
+    assert r.returncode == 1
+    cmds = re.findall(r"as root run:  (.*)", r.stderr)
+    assert cmds == ["apt-get install -y python3-venv python3-dev gcc libjpeg-dev zlib1g-dev cargo"], r.stderr
+
+
+def test_the_no_wheel_table_matches_the_locks():
+    """run's NO_WHEEL pins are the locked versions: when `./run lock` moves one,
+    this fails, to have its wheels looked at again."""
+    text = (ROOT / "run").read_text()
+    table = re.search(r'^NO_WHEEL="(.*?)"$', text, re.M | re.S).group(1)
+    locks = (ROOT / "requirements" / "device.txt").read_text()
+    pins = [line.split()[0] for line in table.splitlines()]
+    assert pins and all(re.search(rf"^{re.escape(pin)} *[;\\]", locks, re.M | re.I) for pin in pins), pins
 
 
 def test_passwordless_sudo_installs_and_says_so(tmp_path):
