@@ -28,7 +28,8 @@ PI_MODEL = "Raspberry Pi 4 Model B Rev 1.4\0"
 SPIDEV = "spidev-3.8.tar.gz"
 
 TOOLS = ["sh", "env", "cat", "grep", "sed", "sha256sum", "cut", "dirname", "ls", "tail", "rm", "touch",
-         "mkdir", "tr", "head", "chmod", "cp", "basename", "printf", "true"]
+         "mkdir", "tr", "head", "chmod", "cp", "basename", "printf", "true",
+         "awk", "cmp", "install", "stat", "find", "sort", "wc", "mktemp", "rmdir"]  # ./run install's
 
 FAKE_PYTHON3 = r"""#!/bin/sh
 S="$FAKE_STATE"
@@ -73,6 +74,11 @@ if [ "$1" = -m ] && [ "$2" = pip ]; then
     [ "$1" = --version ] && { echo "pip 23.0.1"; exit 0; }
     echo "pip $*" >> "$S/log"
     report=""; dry=""; req=""
+    case " $* " in *" -e "*)   # the project: its console script, which logs and answers FAKE_DOCTOR_RC
+        printf '#!/bin/sh\necho "companion $*" >> "$FAKE_STATE/log"\nexit ${FAKE_DOCTOR_RC:-0}\n' \
+            > "$(dirname "$0")/companion"
+        chmod +x "$(dirname "$0")/companion" ;;
+    esac
     while [ $# -gt 0 ]; do
         case "$1" in --report) report=$2; shift ;; --dry-run) dry=1 ;; -r) req=$2; shift ;; esac
         shift
@@ -117,6 +123,7 @@ done
 for p in $pkgs; do
     touch "$S/installed/$p"
     if [ "$p" = gcc ]; then printf '#!/bin/sh\nexit 0\n' > "$FAKE_BIN/gcc"; chmod +x "$FAKE_BIN/gcc"; fi
+    if [ "$p" = i2c-tools ]; then printf '#!/bin/sh\nexit 0\n' > "$FAKE_BIN/i2cdetect"; chmod +x "$FAKE_BIN/i2cdetect"; fi
 done
 """
 
@@ -134,7 +141,64 @@ echo "sudo $*" >> "$FAKE_STATE/log"
 FAKE_UID=0 exec "$@"
 """
 
-FAKE_ID = '#!/bin/sh\n[ "$1" = -u ] && { echo "${FAKE_UID:-1000}"; exit 0; }\necho "uid=${FAKE_UID:-1000}"\n'
+FAKE_ID = r"""#!/bin/sh
+[ "$1" = -u ] && { echo "${FAKE_UID:-1000}"; exit 0; }
+if [ "$1" = -nG ]; then   # the user and the groups usermod added it to
+    grep -qx "$2" "$FAKE_STATE/passwd" 2>/dev/null || { echo "id: '$2': no such user" >&2; exit 1; }
+    echo "$2" $(cat "$FAKE_STATE/groups-of-$2" 2>/dev/null); exit 0
+fi
+echo "uid=${FAKE_UID:-1000}"
+"""
+
+# ./run install's system: users and groups in the state directory, systemctl's units as files
+FAKE_GETENT = r"""#!/bin/sh
+case "$1" in
+    passwd) grep -qx "$2" "$FAKE_STATE/passwd" 2>/dev/null && echo "$2:x:999:999::/var/lib/$2:/usr/sbin/nologin" ;;
+    group) grep -qx "$2" "$FAKE_STATE/system-groups" && echo "$2:x:900:" ;;
+    *) exit 2 ;;
+esac
+"""
+FAKE_USERADD = r"""#!/bin/sh
+echo "useradd $*" >> "$FAKE_STATE/log"
+for a in "$@"; do name=$a; done
+echo "$name" >> "$FAKE_STATE/passwd"
+"""
+FAKE_USERMOD = r"""#!/bin/sh
+echo "usermod $*" >> "$FAKE_STATE/log"
+[ "$1" = -aG ] || exit 2
+echo "$2" | tr ',' '
+' >> "$FAKE_STATE/groups-of-$3"
+"""
+FAKE_USERDEL = r"""#!/bin/sh
+echo "userdel $*" >> "$FAKE_STATE/log"
+users=$(grep -vx "$1" "$FAKE_STATE/passwd"); echo "$users" > "$FAKE_STATE/passwd"
+rm -f "$FAKE_STATE/groups-of-$1"
+"""
+FAKE_SYSTEMCTL = r"""#!/bin/sh
+S="$FAKE_STATE"
+echo "systemctl $*" >> "$S/log"
+quiet=""; now=""; verb=""; units=""
+for a in "$@"; do
+    case "$a" in --quiet|-q) quiet=1 ;; --now) now=1 ;; -*) ;; *) [ -z "$verb" ] && verb=$a || units="$units $a" ;; esac
+done
+for u in $units; do
+    case "$verb" in
+        is-active) [ -e "$S/active-$u" ] || exit 3 ;;
+        is-enabled) [ -e "$S/enabled-$u" ] || exit 1 ;;
+        enable) touch "$S/enabled-$u"; [ -z "$now" ] || touch "$S/active-$u" ;;
+        disable) rm -f "$S/enabled-$u"; [ -z "$now" ] || rm -f "$S/active-$u" ;;
+        start|restart) touch "$S/active-$u" ;;
+        stop) rm -f "$S/active-$u" ;;
+    esac
+done
+exit 0
+"""
+FAKE_RUNUSER = r"""#!/bin/sh
+[ "$1" = -u ] && [ "$3" = -- ] || exit 2
+echo "runuser $2 in $(pwd)" >> "$FAKE_STATE/log"
+shift 3
+exec "$@"
+"""
 FAKE_UNAME = '#!/bin/sh\n[ "$1" = -m ] && { echo "$FAKE_ARCH"; exit 0; }\necho Linux\n'
 
 
@@ -155,10 +219,14 @@ class Machine:
         shutil.copy2(ROOT / "run", self.tree / "run")
         shutil.copy2(ROOT / "pyproject.toml", self.tree / "pyproject.toml")
         shutil.copytree(ROOT / "requirements", self.tree / "requirements")
+        for part in ("hardware/boards.toml", "systemd/companion.service", "systemd/companion-page.service"):
+            (self.tree / part).parent.mkdir(exist_ok=True)
+            shutil.copy2(ROOT / part, self.tree / part)  # what ./run install reads
         self.state = tmp / "state"
         (self.state / "installed").mkdir(parents=True)
         (self.state / "archive").write_text("".join(p + "\n" for p in archive))
         (self.state / "log").write_text("")
+        (self.state / "system-groups").write_text("gpio\ni2c\nspi\ndialout\n")  # a Pi's OS has them
         self.bin = tmp / "bin"
         self.bin.mkdir()
         tools = tmp / "tools"
@@ -168,7 +236,9 @@ class Machine:
             assert real, t
             (tools / t).symlink_to(real)
         for name, text in [("python3", FAKE_PYTHON3), ("apt-get", FAKE_APT_GET), ("apt-cache", FAKE_APT_CACHE),
-                           ("sudo", FAKE_SUDO), ("id", FAKE_ID), ("uname", FAKE_UNAME)]:
+                           ("sudo", FAKE_SUDO), ("id", FAKE_ID), ("uname", FAKE_UNAME), ("getent", FAKE_GETENT),
+                           ("useradd", FAKE_USERADD), ("usermod", FAKE_USERMOD), ("userdel", FAKE_USERDEL),
+                           ("systemctl", FAKE_SYSTEMCTL), ("runuser", FAKE_RUNUSER)]:
             _script(self.bin / name, text)
         _script(tmp / "venv-python", FAKE_VENV_PYTHON)
         if gcc:
@@ -181,11 +251,13 @@ class Machine:
                     "FAKE_UID": str(uid), "FAKE_SUDO": "ok" if sudo else "no",
                     "FAKE_HEADERS": "1" if headers else "", "FAKE_SDISTS": " ".join(sdists),
                     "RUN_DT_MODEL": str(self.model), "FAKE_NO_VENV": "" if venv else "1",
-                    "RUN_PY_WHEELS": str(tmp / "no-python-wheels")}
+                    "RUN_PY_WHEELS": str(tmp / "no-python-wheels"), "RUN_ROOT": str(tmp / "root")}
+        self.root = tmp / "root"  # ./run install's / (RUN_ROOT)
 
-    def run(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(self.tree / "run"), *(args or ("setup",))], env=self.env, cwd=self.tree,
-                              capture_output=True, text=True, timeout=120)
+    def run(self, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(self.tree / "run"), *(args or ("setup",))], env={**self.env, **env},
+                              cwd=self.tree, capture_output=True, text=True, timeout=120,
+                              input=stdin if stdin is not None else "")
 
     @property
     def log(self) -> list[str]:
