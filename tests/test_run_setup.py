@@ -22,14 +22,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # the archives the stubbed apt knows: plain Debian has no python3-lgpio or python3-rpi-lgpio
-DEBIAN = ["python3-dev", "gcc", "python3-spidev", "python3.11-venv", "python3-venv", "chromium"]
+DEBIAN = ["python3-dev", "gcc", "python3-spidev", "python3.11-venv", "python3-venv", "chromium", "chromium-driver",
+          "zbar-tools"]
 RASPBERRY_PI_OS = DEBIAN + ["python3-lgpio", "python3-rpi-lgpio"]
 PI_MODEL = "Raspberry Pi 4 Model B Rev 1.4\0"
 SPIDEV = "spidev-3.8.tar.gz"
 
 TOOLS = ["sh", "env", "cat", "grep", "sed", "sha256sum", "cut", "dirname", "ls", "tail", "rm", "touch",
          "mkdir", "tr", "head", "chmod", "cp", "basename", "printf", "true",
-         "awk", "cmp", "install", "stat", "find", "sort", "wc", "mktemp", "rmdir"]  # ./run install's
+         "awk", "cmp", "install", "stat", "find", "sort", "wc", "mktemp", "rmdir", "timeout"]  # install's, test's
 
 FAKE_PYTHON3 = r"""#!/bin/sh
 S="$FAKE_STATE"
@@ -68,6 +69,9 @@ if [ "$1" = -c ]; then
         [ -e "$S/installed/python3-lgpio" ] && [ -e "$S/installed/python3-spidev" ]; exit $? ;;
     esac
     exit 0
+fi
+if [ "$1" = -m ] && [ "$2" = pytest ]; then
+    echo "pytest COMPANION_NO_BROWSER=${COMPANION_NO_BROWSER:-}" >> "$S/log"; exit 0
 fi
 if [ "$1" = -m ] && [ "$2" = pip ]; then
     shift 2
@@ -123,6 +127,11 @@ done
 for p in $pkgs; do
     touch "$S/installed/$p"
     if [ "$p" = gcc ]; then printf '#!/bin/sh\nexit 0\n' > "$FAKE_BIN/gcc"; chmod +x "$FAKE_BIN/gcc"; fi
+    case "$p" in chromium|chromium-driver|zbar-tools)   # a browser that starts unless FAKE_CHROMIUM_RC says
+        b=$(echo "$p" | sed 's/chromium-driver/chromedriver/; s/zbar-tools/zbarimg/')
+        printf '#!/bin/sh\necho "%s $*" >> "$FAKE_STATE/log"\nexit ${FAKE_CHROMIUM_RC:-0}\n' "$b" > "$FAKE_BIN/$b"
+        chmod +x "$FAKE_BIN/$b" ;;
+    esac
     if [ "$p" = i2c-tools ]; then printf '#!/bin/sh\nexit 0\n' > "$FAKE_BIN/i2cdetect"; chmod +x "$FAKE_BIN/i2cdetect"; fi
 done
 """
@@ -251,7 +260,10 @@ class Machine:
                     "FAKE_UID": str(uid), "FAKE_SUDO": "ok" if sudo else "no",
                     "FAKE_HEADERS": "1" if headers else "", "FAKE_SDISTS": " ".join(sdists),
                     "RUN_DT_MODEL": str(self.model), "FAKE_NO_VENV": "" if venv else "1",
-                    "RUN_PY_WHEELS": str(tmp / "no-python-wheels"), "RUN_ROOT": str(tmp / "root")}
+                    "RUN_PY_WHEELS": str(tmp / "no-python-wheels"), "RUN_ROOT": str(tmp / "root"),
+                    "RUN_CHROMIUM": str(self.bin / "chromium"), "RUN_CHROMEDRIVER": str(self.bin / "chromedriver"),
+                    "RUN_ZBARIMG": str(self.bin / "zbarimg"), "RUN_CPUINFO": str(tmp / "cpuinfo")}
+        (tmp / "cpuinfo").write_text("processor\t: 0\nBogoMIPS\t: 108.00\nCPU implementer\t: 0x41\n")
         self.root = tmp / "root"  # ./run install's / (RUN_ROOT)
 
     def run(self, *args: str, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess:
@@ -434,6 +446,58 @@ def test_nothing_to_build_asks_apt_for_nothing(tmp_path):
     r2 = m2.run()
     assert r2.returncode == 0, r2.stderr
     assert m2.apt_installs() == [] and SPIDEV in r2.stderr
+
+
+X86_CPUINFO = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme de pse tsc msr pae sse sse2\n"
+
+
+def _pytest_env(m: Machine) -> str:
+    runs = [line for line in m.log if line.startswith("pytest ")]
+    assert len(runs) == 1, m.log
+    return runs[0].partition("COMPANION_NO_BROWSER=")[2]
+
+
+def test_run_test_emulated_says_once_and_installs_no_chromium(tmp_path):
+    """Issue 51: an arm64 root emulated on a PC (qemu-user: /proc/cpuinfo is the
+    host's): ./run test says once that the browser tests will be skipped, asks
+    apt for no Chromium, and the suite gets the reason (COMPANION_NO_BROWSER)."""
+    m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=False, uid=0, headers=True)
+    (tmp_path / "cpuinfo").write_text(X86_CPUINFO)
+    r = m.run("test")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("the browser tests will be skipped") == 1, r.stderr
+    assert not any("chromium" in p for p in sum(m.apt_installs(), [])), m.apt_installs()
+    assert ["zbar-tools"] in m.apt_installs()
+    assert "emulated" in _pytest_env(m)
+
+
+def test_run_test_where_chromium_does_not_start_says_once(tmp_path):
+    m = Machine(tmp_path, arch="x86_64", archive=DEBIAN, pi=False, uid=0, sdists=())
+    r = m.run("test", FAKE_CHROMIUM_RC="1")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("the browser tests will be skipped") == 1, r.stderr
+    assert "does not start" in _pytest_env(m)
+
+
+def test_run_test_with_a_working_chromium_installs_it_and_asks_once(tmp_path):
+    """A real ARM or PC as root: Chromium installed, tried once, the browser tests run;
+    the next ./run test does not try it again (the answer kept for its version)."""
+    m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=False, uid=0, headers=True)
+    r = m.run("test")
+    assert r.returncode == 0, r.stderr
+    assert ["chromium", "chromium-driver", "zbar-tools"] in m.apt_installs()
+    assert "skipped" not in r.stderr and _pytest_env(m) == ""
+    assert sum("--headless=new" in line for line in m.log) == 1
+    (m.state / "log").write_text("")
+    assert m.run("test").returncode == 0
+    assert not any("--headless=new" in line for line in m.log) and _pytest_env(m) == ""
+
+
+def test_the_browser_helper_skips_with_run_tests_reason(monkeypatch):
+    from bench.browser import Unavailable, chromium
+    monkeypatch.setenv("COMPANION_NO_BROWSER", "emulated here")
+    with pytest.raises(Unavailable, match="emulated here"):
+        chromium()
 
 
 def test_run_stays_posix_sh():
