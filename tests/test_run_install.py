@@ -199,3 +199,24 @@ def test_the_units_as_installed_verify(tmp_path):
                        timeout=120)
     ours = [line for line in (p.stdout + p.stderr).splitlines() if "companion" in line]
     assert p.returncode == 0 and ours == [], p.stdout + p.stderr
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_from_a_clone_only_the_tracked_files_are_installed(tmp_path):
+    """A clone owned by its login user, installed by root: git's tracked files
+    (safe.directory: git would refuse the clone otherwise), not the scratch
+    files beside them, nor .git."""
+    m = pi(tmp_path)
+    git = shutil.which("git")
+    (m.bin / "git").symlink_to(git)
+    quiet = {"capture_output": True, "check": True, "cwd": m.tree}
+    subprocess.run([git, "init", "-q"], **quiet)
+    subprocess.run([git, "add", "."], **quiet)
+    subprocess.run([git, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "t"], **quiet)
+    (m.tree / "scratch.txt").write_text("not tracked\n")
+    r = m.run("install", "--board", "diy")
+    assert r.returncode == 0, r.stderr
+    app = m.root / "opt/companion"
+    assert (app / "run").exists() and (app / "systemd/companion-page.service").exists()
+    assert not (app / "scratch.txt").exists() and not (app / ".git").exists()
+    assert "scratch.txt" not in (app / ".installed-by-run").read_text()
