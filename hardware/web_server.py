@@ -362,13 +362,19 @@ class _TimedSend:
             await asyncio.wait_for(send(message), timeout=WRITE_TIMEOUT_S)
         try:
             await self.app(scope, receive, timed)
-        except asyncio.TimeoutError:
+        except asyncio.TimeoutError:  # expected (a phone asleep, a guest that never reads): one line
+            requests_log.warning("scoreboard page: a client stopped reading for %g s; its response ended",
+                                 WRITE_TIMEOUT_S)
             abort = scope.get("extensions", {}).get("companion.abort")
-            if abort is None:
-                raise
-            abort()  # its reader stopped: what was queued for it goes now, not when it reads again
-        except (asyncio.CancelledError, OSError):
+            if abort is not None:
+                abort()  # what was queued for it goes now, not when it reads again
+                await asyncio.sleep(0)  # the server sees it gone: it adds no line of its own
+        except asyncio.CancelledError:
             raise
+        except OSError as e:
+            if not started:
+                raise
+            requests_log.warning("scoreboard page: a client went away mid-response (%s)", type(e).__name__)
         except Exception as e:
             requests_log.error("scoreboard page: a request failed: %s: %s", type(e).__name__, e, exc_info=True)
             if started:
