@@ -78,6 +78,8 @@ RETRY_MAX_S = 60.0
 TRUST_S = 600.0             # a peer that showed the secret (or a seat's token) this recently is the table's
 RESERVED = 3                # strangers (the others) hold at most all but 1/RESERVED of the connections
 PEEK_BYTES = 512            # what is read ahead of a newcomer's request when the server is full
+PARK_S = 10.0               # a newcomer without room waits this long, unread, for its request, then closes
+PARK_MAX = 4096             # newcomers waiting so at most; past that one is closed at once
 GRACE_S = 1.0               # a fresh connection's time to send its request before it can be put out
 TRUSTED_KEPT = 1024         # addresses remembered at most (the oldest forgotten first)
 
@@ -160,6 +162,7 @@ class _Protocol(H11Protocol):
     _idle = True  # no whole request in since it connected or since its last response
     _first = True  # no request yet: in its grace (GRACE_S) it is not put out for a newcomer
     _tail = b""   # the end of the headers' bytes so far (a fold across two reads)
+    _parked = False  # no room when it came: it waits for its request (``_park``), neither counted nor served
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
@@ -174,9 +177,30 @@ class _Protocol(H11Protocol):
                 pass
         transport.set_write_buffer_limits(high=SEND_BUFFER)
         if not self._admit():
-            transport.close()  # no room, and nobody idle to give it up: closed without a word
+            self._park()  # no room, and nobody idle to give it up: it waits, unanswered
             return
         self._arm()
+
+    def _park(self) -> None:
+        """No room for it now: it waits ``PARK_S`` for its request, unanswered, and is
+        closed without a word after that (or at once past ``PARK_MAX`` waiting). A
+        request that shows the secret then gets room (``data_received``). Closed at
+        once, a siege's connection came back at once, and a phone's waited behind
+        thousands of them in the kernel's queue; waiting, they do not come back."""
+        parked: set[_Protocol] = getattr(self.config, "companion_parked", set())
+        if len(parked) >= PARK_MAX:
+            self.transport.close()
+            return
+        self._parked = True
+        parked.add(self)
+        self._disarm()
+        self._deadline = self.loop.call_later(PARK_S, self.transport.close)
+
+    def _unpark(self) -> None:
+        if self._parked:
+            self._parked = False
+            getattr(self.config, "companion_parked", set()).discard(self)
+            self._disarm()
 
     # ------------------------------------------------------------ connections' shares
 
@@ -185,26 +209,29 @@ class _Protocol(H11Protocol):
 
     def _open(self) -> list["_Protocol"]:
         return [c for c in self.connections
-                if c is not self and isinstance(c, _Protocol) and not c.transport.is_closing()]
+                if c is not self and isinstance(c, _Protocol) and not c._parked and not c.transport.is_closing()]
 
     def _trusted(self, now: float) -> bool:
         """Its address showed the secret or a seat's token within ``TRUST_S``."""
         seen = getattr(self.config, "companion_trusted", {}).get(self._addr)
         return seen is not None and now - seen < TRUST_S
 
-    def _shows_secret(self) -> bool:
-        """Whether what it has sent so far (read ahead, left for the parser) is a request
-        whose path starts with the secret or a seat's token; its address is then the
-        table's (``_TimedSend.knows``)."""
+    def _shows_secret(self, ahead: bytes | None = None) -> bool:
+        """Whether what it has sent so far (``ahead``, else read ahead and left for the
+        parser) is a request whose path starts with the secret or a seat's token; its
+        address is then the table's (``_TimedSend.knows``)."""
         guard = getattr(self.config, "companion_guard", None)
-        sock = self.transport.get_extra_info("socket")
-        if guard is None or sock is None:
+        if guard is None:
             return False
-        try:
-            with sock.dup() as peek:
-                ahead = peek.recv(PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-        except OSError:
-            return False
+        if ahead is None:
+            sock = self.transport.get_extra_info("socket")
+            if sock is None:
+                return False
+            try:
+                with sock.dup() as peek:
+                    ahead = peek.recv(PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            except OSError:
+                return False
         line = ahead.split(b"\r\n", 1)[0].split(b" ")
         if len(line) < 2 or not guard.knows(line[1].split(b"?", 1)[0], self._addr):
             return False
@@ -213,7 +240,7 @@ class _Protocol(H11Protocol):
     def _in_grace(self, now: float) -> bool:
         return self._first and now - self._since < GRACE_S
 
-    def _admit(self) -> bool:
+    def _admit(self, ahead: bytes | None = None) -> bool:
         """Room for this connection, or False (module docstring). The table's
         connections (``_trusted``, or one whose request, read ahead, shows the secret)
         are never put out for a stranger's, and strangers hold at most all but
@@ -226,7 +253,7 @@ class _Protocol(H11Protocol):
         limit = self._limit()
         strangers = [c for c in others if not ours[c]]
         if not me and (len(strangers) >= limit - limit // RESERVED or len(others) >= limit):
-            me = self._shows_secret()  # its request may be in already: a phone's is, a siege's never
+            me = self._shows_secret(ahead)  # its request may be in already: a phone's is, a siege's never
 
         def may_go(c: "_Protocol") -> bool:  # idle, and not the table's for a stranger
             return c._idle and (me or not ours[c])
@@ -283,6 +310,12 @@ class _Protocol(H11Protocol):
             self.transport.close()  # its headers never came: a slowloris, or a dead client
 
     def data_received(self, data: bytes) -> None:
+        if self._parked:  # its request came: room now if it shows the secret (or if some came free)
+            self._unpark()
+            if not self._admit(data[:PEEK_BYTES]):
+                self.transport.close()
+                return
+            self._arm()
         if self._folded(data):  # RFC 9112 5.2: a folded header line is refused
             requests_log.warning("scoreboard page: a request with a folded header line")
             self.send_400_response("obs-fold")
@@ -328,6 +361,7 @@ class _Protocol(H11Protocol):
             self._arm()
 
     def connection_lost(self, exc) -> None:
+        self._unpark()
         self._disarm()
         super().connection_lost(exc)
 
@@ -461,6 +495,7 @@ class WebServer:
         config.companion_per_peer = self.per_peer  # type: ignore[attr-defined]
         config.companion_trusted = self.trusted  # type: ignore[attr-defined]
         config.companion_guard = guard  # type: ignore[attr-defined]
+        config.companion_parked = set()  # type: ignore[attr-defined]
         return config
 
     def start(self) -> "WebServer":
