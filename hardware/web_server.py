@@ -9,23 +9,36 @@ headers larger than ``MAX_HEADER_BYTES`` get 400) and this module's where it
 has none (issue 38, docs/web.md's threat model):
 
 * connections: at most ``max_clients + SPARE_CONNECTIONS`` at once and
-  ``PER_PEER`` from one address. A connection past either takes the place of
-  the oldest *idle* one (no whole request in: it waits for headers, or sits
-  between requests) of the address that holds the most, its own first; when
-  none is idle it is closed at once, without a word. A stream or a request
-  being answered is never put out for a newcomer.
+  ``PER_PEER`` from one peer (an address; an IPv6 one by its /64, issue 47).
+  A peer that showed the secret or a seat's token within ``TRUST_S`` is the
+  table's; the others are strangers, and together they hold at most all but
+  ``1/RESERVED`` of the connections. A connection past a limit takes the place
+  of the oldest *idle* one (no whole request in: it waits for headers, or sits
+  between requests) of the peer that holds the most, its own first; the
+  table's are never put out for a stranger's, and a stranger's fresh
+  connection not for another stranger's within ``GRACE_S``. A newcomer is
+  known as the table's before its first byte is parsed if its request, read
+  ahead (``MSG_PEEK``), starts with the secret. With no room it waits,
+  unanswered and unread by the parser, up to ``PARK_S`` for its request (a
+  request with the secret then gets room; anything else is closed without a
+  word): closed at once, a siege's connections came straight back and filled
+  the kernel's queue ahead of a phone's. A stream or a request being answered
+  is never put out for a newcomer.
 * a client that has not sent its request's headers within ``HEADER_TIMEOUT_S``
   of connecting (or of its last response), ``BUSY_HEADER_TIMEOUT_S`` when the
   server is more than half full, is dropped, whatever it trickles (slowloris);
 * a response that cannot write for ``WRITE_TIMEOUT_S`` is ended, and what a
   connection may queue is bounded (``SEND_BUFFER`` in the kernel and as much
   in the event loop): a stream whose reader stops is ended, not fed;
-* a request with both Content-Length and Transfer-Encoding (RFC 9112 6.3)
-  gets 400 and the connection closes;
+* a request with both Content-Length and Transfer-Encoding (RFC 9112 6.3),
+  or a folded header line (obs-fold, RFC 9112 5.2), gets 400 and the
+  connection closes; an encoded slash (``%2F``) in the path gets the bare 404
+  of any unknown path, before any routing (issue 47);
 * every answer the server gives of its own (400, 431, 500) is as bare as the
   page's 404: the same headers, the status's reason as the whole body; what
   bad requests write to the log is rate-limited (``LOG_BURST`` lines, then
-  one every ``LOG_EVERY_S``).
+  one every ``LOG_EVERY_S``); a client that stops reading or goes away
+  mid-response is one line, never a traceback.
 
 A failing server never stops the device: the port taken, a crash, anything
 uvicorn raises is said once (``on_fault(message)``, for the OLED's status
@@ -47,7 +60,9 @@ import http
 import json
 import logging
 import os
+import random
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -78,8 +93,9 @@ RETRY_MAX_S = 60.0
 TRUST_S = 600.0             # a peer that showed the secret (or a seat's token) this recently is the table's
 RESERVED = 3                # strangers (the others) hold at most all but 1/RESERVED of the connections
 PEEK_BYTES = 512            # what is read ahead of a newcomer's request when the server is full
-PARK_S = 10.0               # a newcomer without room waits this long, unread, for its request, then closes
-PARK_MAX = 4096             # newcomers waiting so at most; past that one is closed at once
+PARK_S = 30.0               # a newcomer without room waits up to this long (from half of it), unanswered
+PARK_MAX = 4096             # newcomers waiting so at most (and a quarter of the open files' limit
+                            # left free); past that one is closed at once
 GRACE_S = 1.0               # a fresh connection's time to send its request before it can be put out
 TRUSTED_KEPT = 1024         # addresses remembered at most (the oldest forgotten first)
 
@@ -150,6 +166,29 @@ def bare(status: int, *, close: bool = False) -> tuple[list[tuple[bytes, bytes]]
 _FOLD = re.compile(rb"\n[ \t]")
 
 
+def _park_room() -> int:
+    """How many newcomers may wait (``_Protocol._park``): ``PARK_MAX``, and never more
+    than three quarters of this process's open files' limit (a full table of files
+    would stop every accept, a phone's too)."""
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):
+        return 0
+    return PARK_MAX if soft == resource.RLIM_INFINITY else min(PARK_MAX, soft * 3 // 4 - 64)
+
+
+def more_files(n: int = 8192) -> None:
+    """This process's open files' soft limit raised towards ``n`` (within the hard
+    limit; systemd's default soft limit is 1024): room for newcomers to wait."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = n if hard == resource.RLIM_INFINITY else min(n, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (OSError, ValueError):
+        pass
+
+
 class _Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with a deadline on each request's headers,
     a share of the connections per address and bare 400s (module docstring)."""
@@ -179,6 +218,7 @@ class _Protocol(H11Protocol):
         if not self._admit():
             self._park()  # no room, and nobody idle to give it up: it waits, unanswered
             return
+        self._served().add(self)
         self._arm()
 
     def _park(self) -> None:
@@ -188,13 +228,14 @@ class _Protocol(H11Protocol):
         once, a siege's connection came back at once, and a phone's waited behind
         thousands of them in the kernel's queue; waiting, they do not come back."""
         parked: set[_Protocol] = getattr(self.config, "companion_parked", set())
-        if len(parked) >= PARK_MAX:
+        if len(parked) >= _park_room():
             self.transport.close()
             return
         self._parked = True
         parked.add(self)
         self._disarm()
-        self._deadline = self.loop.call_later(PARK_S, self.transport.close)
+        # spread over half of PARK_S: a siege's connections do not all come back at once
+        self._deadline = self.loop.call_later(PARK_S * (0.5 + random.random() / 2), self.transport.close)
 
     def _unpark(self) -> None:
         if self._parked:
@@ -208,8 +249,15 @@ class _Protocol(H11Protocol):
         return int(getattr(self.config, "companion_limit", 48))
 
     def _open(self) -> list["_Protocol"]:
-        return [c for c in self.connections
-                if c is not self and isinstance(c, _Protocol) and not c._parked and not c.transport.is_closing()]
+        return [c for c in self._served() if c is not self and not c.transport.is_closing()]
+
+    def _served(self) -> set["_Protocol"]:
+        """The connections given room (not those waiting: they may be thousands, and
+        every newcomer looks at each of these)."""
+        served = getattr(self.config, "companion_served", None)
+        if served is None:
+            served = self.config.companion_served = set()  # type: ignore[attr-defined]
+        return served
 
     def _trusted(self, now: float) -> bool:
         """Its address showed the secret or a seat's token within ``TRUST_S``."""
@@ -315,6 +363,7 @@ class _Protocol(H11Protocol):
             if not self._admit(data[:PEEK_BYTES]):
                 self.transport.close()
                 return
+            self._served().add(self)
             self._arm()
         if self._folded(data):  # RFC 9112 5.2: a folded header line is refused
             requests_log.warning("scoreboard page: a request with a folded header line")
@@ -362,6 +411,7 @@ class _Protocol(H11Protocol):
 
     def connection_lost(self, exc) -> None:
         self._unpark()
+        self._served().discard(self)
         self._disarm()
         super().connection_lost(exc)
 
@@ -496,6 +546,7 @@ class WebServer:
         config.companion_trusted = self.trusted  # type: ignore[attr-defined]
         config.companion_guard = guard  # type: ignore[attr-defined]
         config.companion_parked = set()  # type: ignore[attr-defined]
+        config.companion_served = set()  # type: ignore[attr-defined]
         return config
 
     def start(self) -> "WebServer":
