@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
 import json
 import re
 import secrets as _secrets
@@ -44,7 +45,10 @@ from .seats import Seats
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
 DEFAULT_MAX_CLIENTS = 32   # streams at once; the one past it gets 503
-PING_S = 15.0              # a comment line on an idle stream: dead clients are found, proxies keep it
+PING_S = 5.0               # a comment line on an idle stream: dead clients are found, proxies keep it,
+PING_PAD = 2048            # and padded so that a stream nobody reads fills its buffers and is ended
+                           # (hardware/web_server.py's WRITE_TIMEOUT_S), idle game or not (issue 47)
+TAKEN_RETRY_MS = 10_000    # the reconnect delay said to a stream whose place a newcomer took
 RETRY_MS = 1500            # the browser's reconnect delay after a dropped stream
 MAX_HEADER_BYTES = 8192    # a request's line and headers; larger gets 431 (uvicorn's parser stops
                            # a larger one that comes in pieces; this, one that comes at once)
@@ -271,6 +275,35 @@ def _asset(name: str) -> bytes:
     return resources.files("companion").joinpath("web_assets", name).read_bytes()
 
 
+_PING = ": " + "." * PING_PAD + "\n\n"
+
+
+def peer_of(host: str) -> str:
+    """The peer an address counts as (issue 47): an IPv4 address itself (an
+    IPv4-mapped IPv6 one as IPv4), an IPv6 address by its /64, which one host
+    may hold whole."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class _Held:
+    """An open stream: whose (``peer_of``), since when, how to end it at once."""
+
+    __slots__ = ("peer", "abort", "since", "taken")
+    _count = 0
+
+    def __init__(self, peer: str, abort: Callable[[], None] | None) -> None:
+        _Held._count += 1
+        self.peer, self.abort, self.since, self.taken = peer, abort, _Held._count, False
+
+
 class WebApp:
     """The page's ASGI application (see the module docstring).
 
@@ -288,6 +321,7 @@ class WebApp:
         self.max_clients = max_clients
         self.ping_s = ping_s
         self.streams = 0
+        self._held: list[_Held] = []  # the open streams, oldest first (``_take_place``)
         self.generation = 0  # bumped by renew(): every open stream ends
         self._files = {name: _asset(name) for name in (*ASSETS, *set(PAGES.values()))}
         # a seat's own page (issue 41): the scoreboard with the "Your color" box's files
@@ -365,8 +399,9 @@ class WebApp:
         try:
             await response(scope, receive, send)
         finally:
-            if getattr(response, "counted", False):  # a stream's place comes free when it ends,
-                self.streams -= 1                    # however it ends (a client gone, a restart)
+            release = getattr(response, "release", None)
+            if release is not None:  # a stream's place comes free when it ends,
+                release()            # however it ends (a client gone, a restart, taken)
 
     def _not_found(self) -> Response:
         return PlainTextResponse("Not Found", status_code=404, headers=NO_STORE)
@@ -424,18 +459,56 @@ class WebApp:
             return self.board.snapshot()
         return self.board.seat_snapshot(seat)
 
+    def knows(self, first: str) -> bool:
+        """Whether ``first`` (an address's first segment) is the secret or a live seat's
+        token: its sender is one of the table's (hardware/web_server.py keeps its
+        connections before a stranger's, issue 47)."""
+        if _secrets.compare_digest(first.encode("utf-8", "surrogateescape"), self.secret.encode()):
+            return True
+        snap = self.board.seat_snapshot(first)
+        return snap is not None and snap[2]
+
+    def _take_place(self, peer: str) -> bool:
+        """Every stream's place is taken: the newest stream of the peer holding the
+        most ends, if that peer holds more than ``peer`` does (issue 47: a browser
+        needs one stream, so a phone or a TV always gets its own, whatever one
+        guest holds). False if no peer holds more."""
+        count: dict[str, int] = {}
+        for h in self._held:
+            count[h.peer] = count.get(h.peer, 0) + 1
+        top = max(count.values(), default=0)
+        if top <= count.get(peer, 0):
+            return False
+        victim = max((h for h in self._held if count[h.peer] == top), key=lambda h: h.since)
+        victim.taken = True
+        self._release(victim)
+        if victim.abort is not None:
+            victim.abort()  # at once, even if it is stuck writing to a reader that stopped
+        else:
+            self._wake()
+        return True
+
+    def _release(self, held: "_Held") -> None:
+        if held in self._held:
+            self._held.remove(held)
+            self.streams -= 1
+
     def _stream(self, request: Request, seat: str | None = None) -> Response:
-        if self.streams >= self.max_clients:
+        peer = peer_of(request.client.host if request.client else "")
+        if self.streams >= self.max_clients and not self._take_place(peer):
             return PlainTextResponse("Service Unavailable: too many pages open", status_code=503,
                                      headers={"Retry-After": "10", **NO_STORE})
         last = request.headers.get("last-event-id", "")
+        abort = request.scope.get("extensions", {}).get("companion.abort")
+        held = _Held(peer, abort)
+        self._held.append(held)
         self.streams += 1
         generation, secret = self.generation, self.secret
 
         async def events():
             yield f"retry: {RETRY_MS}\n\n"
             sent = last
-            while generation == self.generation:
+            while generation == self.generation and not held.taken:
                 if seat is None:
                     tag, text = self.board.snapshot()
                 else:  # a seat's page: an undo to before the draw or a renewal ends it (V-3)
@@ -455,13 +528,15 @@ class WebApp:
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=self.ping_s)
                 except asyncio.TimeoutError:
-                    yield ": ping\n\n"
-            if generation != self.generation and (self.secret != secret or seat is not None):
+                    yield _PING  # padded: a reader that stopped is found out, idle game or not
+            if held.taken:  # a newcomer has its place: come back later, not at once
+                yield f"retry: {TAKEN_RETRY_MS}\n\n"
+            elif generation != self.generation and (self.secret != secret or seat is not None):
                 yield "event: gone\ndata: {}\n\n"  # the secret was renewed: the page says so
 
         response = StreamingResponse(events(), media_type="text/event-stream",
                                      headers={"X-Accel-Buffering": "no", "Connection": "close", **NO_STORE})
-        response.counted = True  # type: ignore[attr-defined]
+        response.release = lambda: self._release(held)  # type: ignore[attr-defined]
         return response
 
     # ------------------------------------------------------------ history and downloads

@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cfg: dict[str, Any] = json.loads(first)
     from companion.web import WebApp  # after the config line: --enabled must not load the web stack
-    from hardware.web_server import WebServer  # same reason
+    from hardware.web_server import WebServer, more_files  # same reason
+    more_files()  # room for a siege's newcomers to wait unanswered (hardware/web_server.py's _park)
     board = Mirror()
     for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
