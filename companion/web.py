@@ -33,15 +33,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
-from . import export, public
+from . import export, plugins, public
 from .i18n import language
 from .words import page
 from .words.titles import title_of
 from .journal import Journal
 from .listeners import Listeners
-from .games.bottoms_up import Color
 from .seats import Seats
-from .words.pieces import color_word
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -145,7 +143,8 @@ class Board(Listeners):
         seq = tag.split("-", 1)[0]
         out: dict[str, tuple[str, str, bool]] = {}
         for token, seat in self.seats.items():
-            part = {**seat.part, "color_word": color_word(Color(seat.part["color"]))}
+            plug = plugins.of(seat.game)  # the seat's own part in words (V-3)
+            part = plug.seat_words(seat.part) if plug is not None else seat.part
             seat_text = text[:-1] + ',"seat":' + json.dumps(part, ensure_ascii=False, separators=(",", ":")) + "}"
             out[token] = (view_tag(int(seq), seat_text), seat_text, True)
         for token in self._ended:
