@@ -34,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
-from . import export, public
+from . import export, plugins, public
 from .i18n import language
 from .words import page
 from .words.titles import title_of
@@ -164,7 +164,9 @@ class Board(Listeners):
             else:  # kept for later, or ended early: not being played now
                 base = public.away_view(seq, seat.session_id, seat.game, seat.part["number"])
                 state = public.SEAT_ENDED if seat.ended else public.SEAT_AWAY
-            text = json.dumps(public.seat_view(base, seat.part, state), ensure_ascii=False, separators=(",", ":"))
+            plug = plugins.of(seat.game)  # the seat's own part in words (V-3)
+            part = plug.seat_words(seat.part) if plug is not None else seat.part
+            text = json.dumps(public.seat_view(base, part, state), ensure_ascii=False, separators=(",", ":"))
             out[token] = (view_tag(seq, text), text)
         return out
 
