@@ -44,7 +44,7 @@ from .seats import Seats
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
-DEFAULT_MAX_CLIENTS = 32   # streams at once; the one past it gets 503
+DEFAULT_MAX_CLIENTS = 32   # streams at once; past it a newcomer takes one (``_take_place``) or gets 503
 PING_S = 5.0               # a comment line on an idle stream: dead clients are found, proxies keep it,
 PING_PAD = 2048            # and padded so that a stream nobody reads fills its buffers and is ended
                            # (hardware/web_server.py's WRITE_TIMEOUT_S), idle game or not (issue 47)
