@@ -49,7 +49,8 @@ class Chart:
         return [scores[seat] for _turn, scores in self.points]
 
     def to_json(self) -> dict[str, Any]:
-        return {"unit": self.unit, "title": self.title, "better": self.better, "lowest_wins": self.lowest_wins,
+        return {"unit": self.unit, "unit_word": words.unit_word(self.unit), "start_word": words.start_word(),
+                "title": self.title, "better": self.better, "lowest_wins": self.lowest_wins,
                 "names": list(self.names), "winners": list(self.winners),
                 "turns": [t for t, _s in self.points], "scores": [list(s) for _t, s in self.points]}
 
@@ -97,30 +98,31 @@ def _ticks(lo: int, hi: int, n: int = 5) -> list[int]:
 # ---------------------------------------------------------------- SVG and its table
 
 
-def svg(chart: Chart, width: int = 640, height: int = 300, ident: str = "chart") -> str:
+def svg(chart: Chart, width: int = 640, height: int = 380, ident: str = "chart") -> str:
     """The chart as an SVG element: named by its ``<title>`` (which way is better in its
     ``<desc>``), one polyline per player (color and dash), a legend under it."""
     n = len(chart.names)
     legend_rows = -(-n // 3)
-    pad_l, pad_r, pad_t = 44, 16, 34
-    pad_b = 30 + 20 * legend_rows
+    # sized for a phone, where 640 units are drawn about 360 CSS px wide: 20-unit text reads at 11 px and more
+    pad_l, pad_r, pad_t = 52, 16, 48
+    pad_b = 40 + 30 * legend_rows
     x, y, lo, hi = _scale(chart, (pad_l, pad_t, width - pad_r, height - pad_b))
     title, better = escape(chart.title), escape(chart.better)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-labelledby="{ident}-t {ident}-d" font-family="sans-serif" font-size="13">',
+           f'role="img" aria-labelledby="{ident}-t {ident}-d" font-family="sans-serif" font-size="20">',
            f'<title id="{ident}-t">{title}</title><desc id="{ident}-d">{better}</desc>',
-           f'<text x="{pad_l}" y="18" font-size="15" font-weight="bold" fill="#111">{title}</text>',
-           f'<text x="{width - pad_r}" y="18" text-anchor="end" fill="#333" class="chart-better">'
+           f'<text x="{8}" y="26" font-size="22" font-weight="bold" fill="#111">{title}</text>',
+           f'<text x="{width - pad_r}" y="26" text-anchor="end" fill="#333" class="chart-better">'
            f'{"↓" if chart.lowest_wins else "↑"} {better}</text>']
     for v in _ticks(lo, hi):
         yy = y(v)
         out.append(f'<line x1="{pad_l}" y1="{yy:.1f}" x2="{width - pad_r}" y2="{yy:.1f}" stroke="#ddd"/>'
-                   f'<text x="{pad_l - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#333">{v}</text>')
+                   f'<text x="{pad_l - 8}" y="{yy + 7:.1f}" text-anchor="end" fill="#333">{v}</text>')
     turns = [t for t, _s in chart.points]
     every = max(1, -(-len(turns) // 12))
     for k, t in enumerate(turns):
         if k % every == 0 or k == len(turns) - 1:
-            out.append(f'<text x="{x(t):.1f}" y="{height - pad_b + 16}" text-anchor="middle" fill="#333">{t}</text>')
+            out.append(f'<text x="{x(t):.1f}" y="{height - pad_b + 24}" text-anchor="middle" fill="#333">{t}</text>')
     for i in range(n):
         color, dash = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]
         pts = " ".join(f"{x(t):.1f},{y(s[i]):.1f}" for t, s in chart.points)
@@ -130,13 +132,19 @@ def svg(chart: Chart, width: int = 640, height: int = 300, ident: str = "chart")
                    f'points="{pts}"/>')
     for i, name in enumerate(chart.names):
         col, row = i % 3, i // 3
-        lx, ly = pad_l + col * ((width - pad_l - pad_r) // 3), height - pad_b + 36 + row * 20
+        lx, ly = 8 + col * ((width - 8 - pad_r) // 3), height - pad_b + 58 + row * 30
         color, dash = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)]
-        out.append(f'<line x1="{lx}" y1="{ly - 4}" x2="{lx + 26}" y2="{ly - 4}" stroke="{color}" stroke-width="3"'
+        out.append(f'<line x1="{lx}" y1="{ly - 7}" x2="{lx + 30}" y2="{ly - 7}" stroke="{color}" stroke-width="4"'
                    f'{f" stroke-dasharray={chr(34)}{dash}{chr(34)}" if dash else ""}/>'
-                   f'<text x="{lx + 32}" y="{ly}" fill="#111">{escape(name)}</text>')
+                   f'<text x="{lx + 36}" y="{ly}" fill="#111">{escape(_fit(name, 14))}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _fit(name: str, n: int) -> str:
+    """A legend's name in a third of the width: cut with "~" past ``n`` characters (the
+    table beside the chart has it whole)."""
+    return name if len(name) <= n else name[:n - 1] + "~"
 
 
 def table_html(chart: Chart) -> str:

@@ -261,6 +261,7 @@
     $("l-scores").textContent = labels.scores;
     $("l-moves").textContent = labels.moves;
     $("history-link").textContent = labels.history;
+    $("players-link").textContent = labels.players || "Players";
     const other = $("other-link");
     other.textContent = tv ? labels.phone : labels.tv;
     other.href = tv ? "./" : "tv";
@@ -282,6 +283,7 @@
       $("end-reason").textContent = end.reason || "";
     }
     $("result").textContent = v.result || "";
+    if (window.afterGame) window.afterGame(v, base);  // issue 50: BG Stats link and chart (after.js)
     const change = v.change;
     const ch = $("change");
     ch.hidden = !change;
