@@ -26,15 +26,19 @@ def minute_clock(start_hour: int = 20):
 def play_to_end(journal: Journal, game: str, seed: int = 1, setup: dict | None = None,
                 moves: int = -1) -> Session:
     """A game of ``game`` with random legal moves: to its end (``moves=-1``) or ``moves`` presses in."""
-    rng = random.Random(seed)
     s = Session.start(journal, game, dict(setup or SETUPS[game]), random.Random(seed))
+    return play_on(s, seed, moves)
+
+
+def play_on(s: Session, seed: int = 1, moves: int = -1) -> Session:
+    """``s`` played on with random legal moves: to its end (``moves=-1``) or ``moves`` presses."""
+    rng = random.Random(seed)
     n = 0
     while not s.finished and not s.state.is_terminal() and moves != n:
         legal = list(s.state.legal_moves())
-        if game == "bag_of_ice":  # a bank now and then, else the game never ends
-            banks = [m for m in legal if str(m).startswith("bank")]
-            if banks and rng.random() < 0.5:
-                legal = banks
+        banks = [m for m in legal if str(m).startswith("bank")]  # Bag of Ice: a bank now and then
+        if banks and rng.random() < 0.5:
+            legal = banks
         s.play(rng.choice(legal))
         n += 1
     return s

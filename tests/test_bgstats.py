@@ -16,7 +16,7 @@ import pytest
 
 from companion import bgstats, export, games, records
 from companion.journal import Journal
-from tests.bgstats_util import SETUPS, minute_clock, play_to_end
+from tests.bgstats_util import SETUPS, minute_clock, play_on, play_to_end
 
 # the documented fields: name -> (types, required)
 GAME_FIELDS = {"name": (str, True), "bggId": (int, False), "highestWins": (bool, False),
@@ -171,3 +171,31 @@ def test_play_date_is_written_in_the_zone_asked():
     j, info, summary = finished("undercut")
     data = bgstats.play(summary, j.events(info.id), tz=dt.timezone(dt.timedelta(hours=1)))
     assert data is not None and data["playDate"] == "2026-05-01 21:00:00"
+
+
+@pytest.mark.parametrize("game", list(SETUPS))
+def test_the_projection_carries_the_link_and_the_chart_only_once_over_V1(game):
+    """The page's projection (companion/public.py): no ``after`` before the end, so no
+    link, no chart and no secret color as a role anywhere in it; at the end, the link
+    of the same play ``bgstats.play`` builds, and the chart of the records."""
+    from companion import public
+    j = Journal(":memory:", clock=minute_clock())
+    s = play_to_end(j, game, 1, moves=6)
+    v = public.view(s)
+    assert v["after"] is None and "createPlay" not in json.dumps(v)
+    info = j.sessions()[0]
+    assert public.history_extra(j, info, export.session_summary(j, info)) == \
+        {"bgstats": None, "chart": None, "chart_svg": None}
+    with pytest.raises(KeyError):
+        public.chart_svg(j, 99)
+    assert public.chart_svg(j, s.number) is None
+    play_on(s, 2)
+    assert s.state.is_terminal()
+    v = public.view(s)
+    after = v["after"]
+    info = j.sessions()[0]
+    summary = export.session_summary(j, info)
+    want = bgstats.play(summary, j.events(info.id))
+    assert want is not None and json.loads(parse_qs(urlsplit(after["bgstats"]).query)["data"][0]) == want
+    assert after["chart"]["scores"][-1] == list(summary.scores)
+    assert after["chart_svg"] == f"chart/{s.number}.svg" and public.chart_svg(j, s.number).startswith(b"<svg")
