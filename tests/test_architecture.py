@@ -146,7 +146,8 @@ def test_no_circle_of_imports_between_files():
 
 
 @pytest.mark.parametrize("module", ["companion.public", "companion.console", "companion.web",
-                                    "hardware.web_server", "companion.export", "companion.braille"])
+                                    "hardware.web_server", "companion.export", "companion.braille",
+                                    "companion.chart", "companion.stats", "companion.bgstats"])
 def test_the_views_off_the_device_import_nothing_from_the_ui(module):
     """The projection, the console, the page and its server, the exports: below or
     beside the OLED's screens, never on them (V-1: one projection, no view's words)."""

@@ -391,6 +391,10 @@ def view_key(st: CoinState, settings: Any) -> Any:
     return ()
 
 
+def roles(st: CoinState) -> list[str | None]:
+    return []
+
+
 # the screen (the OLED's)
 class CoinScreen(SessionScreen):
     def render(self, c) -> None:

@@ -211,3 +211,8 @@ def odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
     if hints:
         out["advice"] = hint_word(win.hint if win is not None else adv.hint)
     return out
+
+
+def roles(st: Any) -> list[str | None]:
+    """No seat has a role in this game."""
+    return []

@@ -222,3 +222,10 @@ def check_verdict(r: CheckResult) -> dict[str, Any]:
     return {"title": title, "banner": _("DIFFERS") if r.complete else _("NOT FOUND"), "said": said,
             "legal": _("A legal result:") if r.complete else _("The nearest legal result found:"),
             "choices": _("its choices: {choices}").format(choices=choices)}
+
+
+def roles(st: Any) -> list[str | None]:
+    """Each seat's secret color in words, only once the game is over (V-1, BU-3)."""
+    if not st.is_terminal():
+        return []
+    return [None if c is None else color_word(c) for c in st.secrets]
