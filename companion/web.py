@@ -4,8 +4,8 @@ played, for the phones and the TV at the table. See docs/web.md.
 Two parts, neither of which touches the app:
 
 * ``Board`` holds the latest public projection (``companion.public``, V-1).
-  The app loop calls ``Board.publish(app)`` after every press, on its own
-  thread; the projection is made there only when the journal moved, and
+  The app loop calls ``Board.publish(session, shown, settings)`` after every
+  press, on its own thread, with what the device shows (``App.showing``); the projection is made there only when the journal moved, and
   handed over as one JSON text under a lock. The server never calls the
   app, so the button loop never waits for it (and it only reads: V-2).
 * ``WebApp`` is the ASGI application (Starlette's request and response
@@ -40,6 +40,7 @@ from .words.titles import title_of
 from .journal import Journal
 from .listeners import Listeners
 from .seats import Seats
+from .shown import Shown
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
@@ -170,8 +171,8 @@ class Board(Listeners):
         if got is None:
             s = self._finals[sid]
             self._final_views = {k: v for k, v in self._final_views.items() if k[0] in self._finals}
-            got = self._final_views[key] = public.view(s, number=getattr(s, "number", None),
-                                                        settings=self._settings)
+            got = self._final_views[key] = public.view(s, Shown.GAME, self._settings,
+                                                        number=getattr(s, "number", None))
         return got
 
     def _publish_seats(self, view: dict[str, Any]) -> None:
@@ -192,12 +193,14 @@ class Board(Listeners):
         with self._lock:
             return dict(self._seat_snaps)
 
-    def publish(self, app) -> bool:
-        """Make the projection of what the device's screen plays, if anything the page
-        shows moved since the last one: the journal, the session shown, its end, the
-        language, or leaving the game (V-4). True if it did."""
-        s = public.session_of(app)
-        self._settings = getattr(app, "settings", None)
+    def publish(self, s: Any, shown: Shown = Shown.GAME, settings: Any = None) -> bool:
+        """Make the projection of what the device's screen plays (``s``, a session, or
+        None: no game) and shows over it (``shown``, as the app publishes them with each
+        frame, ``App.showing``), if anything the page shows moved since the last one:
+        the journal, the session shown, its end, the language, or leaving the game
+        (V-4). Leaving a session is its lifecycle's event for the seat pages (V-3).
+        True if it did."""
+        self._settings = settings
         left, self._playing = self._playing, s
         if left is not None and (s is None or s.id != left.id):
             self._left(left)
@@ -206,15 +209,14 @@ class Board(Listeners):
             if len(self.seats):
                 self.seats.prune(s)  # its end, or an undo to before the draw (V-3)
             key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version,
-                        public.view_key(app, s))
+                        public.view_key(s, shown, settings))
         else:  # the main menu: its view changes with the language and the game left
             last = self._last
             key = ("idle", language(), None if last is None else (last.id, last.last_seq), self.seats.version)
         if key == self._key:
             return False
         if s is not None:
-            view = public.view(s, number=getattr(s, "number", None), settings=self._settings,
-                               screen=key[-1][0])
+            view = public.view(s, shown, settings, number=getattr(s, "number", None))
             seq = view["seq"]
         else:
             seq = self._seq

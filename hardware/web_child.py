@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import sys
@@ -40,6 +41,8 @@ import time
 from typing import Any
 
 from companion.listeners import Listeners
+
+LANG_RE = re.compile(r'"lang":"([A-Za-z_-]{2,12})"')
 
 NICE = 10  # the device's loop (nice 0) gets about nine times the page's share of a busy core
 
@@ -101,6 +104,17 @@ class Mirror(Listeners):
 _out: Any = sys.stdout
 
 
+def follow_language(text: str) -> None:
+    """This process speaks the device's language, as its newest public projection
+    says it (``"lang"``): the History page and history.json are worded here, and the
+    page's process has no settings of its own (issue 45)."""
+    m = LANG_RE.search(text[:400])
+    if m:
+        from companion.i18n import language, set_language  # loaded with the web stack already
+        if language() != m.group(1):
+            set_language(m.group(1))
+
+
 def _say(line: str) -> None:
     try:
         _out.write(line + "\n")
@@ -153,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     board = Mirror()
     for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+        follow_language(str(s["text"]))
     board.put_seats(cfg.get("seats") or {})
     app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))  # type: ignore[arg-type]
     server = WebServer(app, cfg.get("host", "127.0.0.1"), int(cfg.get("port", 0)),
@@ -190,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         if "snap" in msg:
             s = msg["snap"]
             board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+            follow_language(str(s["text"]))
         if "seats" in msg:
             board.put_seats(msg["seats"] or {})
         if "secret" in msg:
