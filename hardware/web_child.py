@@ -33,14 +33,13 @@ import json
 import logging
 import os
 import re
-import secrets
 import socket
 import sys
 import threading
 import time
 from typing import Any
 
-from companion.listeners import Listeners
+from companion.listeners import SnapshotStore
 
 LANG_RE = re.compile(r'"lang":"([A-Za-z_-]{2,12})"')
 
@@ -60,45 +59,16 @@ def lower_priority() -> str:
         return "normal"
 
 
-class Mirror(Listeners):
-    """The device's projections as the child last heard them: the ``Board`` API
-    that ``companion.web.WebApp`` reads (``snapshot``, ``listen``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._snaps: dict[str, tuple[str, str]] = {"public": ("0", "{}")}
-        self._seats: dict[str, tuple[str, str]] = {}  # seat pages' (tag, text) by token
-
-    def snapshot(self, key: str = "public") -> tuple[str, str]:
-        with self._lock:
-            return self._snaps[key]
-
-    def seat_snapshot(self, token: str) -> tuple[str, str] | None:
-        """As ``companion.web.Board.seat_snapshot``: every known token compared in
-        constant time; None for a token that is not a seat's."""
-        with self._lock:
-            items = list(self._seats.items())
-        raw = token.encode("utf-8", "surrogateescape")
-        found = None
-        for t, snap in items:
-            if secrets.compare_digest(t.encode("ascii", "replace"), raw):
-                found = snap
-        return found
+class Mirror(SnapshotStore):
+    """The device's projections as the child last heard them: the ``Snapshots`` that
+    ``companion.web.WebApp`` serves (the same store as the device's ``Board``)."""
 
     def put_seats(self, seats: dict[str, Any]) -> None:
-        snaps = {str(k): (str(v[0]), str(v[1])) for k, v in seats.items()}
-        with self._lock:
-            changed = snaps != self._seats
-            self._seats = snaps
-            listeners = list(self._listeners) if changed else []
-        self._tell(listeners)
+        self._store(seats={str(k): (str(v[0]), str(v[1])) for k, v in seats.items()})
 
     def put(self, key: str, tag: str, text: str) -> None:
-        with self._lock:
-            changed = self._snaps.get(key) != (tag, text)
-            self._snaps[key] = (tag, text)
-            listeners = list(self._listeners) if changed else []
-        self._tell(listeners)
+        if key == "public":  # the only projection the device sends
+            self._store(snap=(tag, text))
 
 
 _out: Any = sys.stdout
@@ -169,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
         follow_language(str(s["text"]))
     board.put_seats(cfg.get("seats") or {})
-    app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))  # type: ignore[arg-type]
+    app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))
     server = WebServer(app, cfg.get("host", "127.0.0.1"), int(cfg.get("port", 0)),
                        max_clients=int(cfg.get("clients", 32)), fd=cfg.get("fd"),
                        on_fault=lambda message: _say(f"fault {message}"))
