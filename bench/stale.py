@@ -88,12 +88,11 @@ def finish(seed: int) -> Step:
     def play(table) -> list:
         import random
 
-        from companion import public
         from companion.engine import pick_chance
         rng = random.Random(seed)
 
         def run(app):
-            s = public.session_of(app)
+            s, _shown = app.showing()
             while s is not None and not s.state.is_terminal():
                 st = s.state
                 m = pick_chance(st, rng) if st.is_chance_node() else rng.choice(list(st.legal_moves()))

@@ -198,13 +198,13 @@ class Console:
         self._no_args(args, "status")
 
         def fn(app) -> list[str]:
-            s = public.session_of(app)
+            s, shown = app.showing()
             out = ["OK status", f"screen: {screen_title(app)}"]
             if s is None:
                 out += ["session: -", "player: -", "scores: -"]
             else:
                 # the public projection the page draws too (RULINGS V-1): one view of the game
-                v = public.view(s, number=s.number)
+                v = public.view(s, shown, app.settings, number=s.number)
                 names = [p["name"] for p in v["players"]]
                 p = v["to_act"]
                 who = ("chance" if v["device_acts"] else "game over" if v["session"]["over"]

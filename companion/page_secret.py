@@ -3,7 +3,7 @@ directory, readable by the device's user alone, never in the settings file.
 
 ``web_secret`` in the settings is a secret of the user's own choosing, used as it is
 and never written by the device. Without it the device makes one at the first start
-(``companion.web.new_secret``, 96 random bits) and keeps it in ``web_secret`` beside
+(``new_secret``, 96 random bits) and keeps it in ``web_secret`` beside
 the journal (``$STATE_DIRECTORY`` under systemd, else ``~/.local/state/companion``),
 mode 0600, written atomically. A renewal (QR screen > New address) writes a new one
 there. A settings file an older version wrote whole, secret included (it wrote every
@@ -13,6 +13,8 @@ only (issue 38: the secret sat in a 0644 file; issue 39: the file is the user's)
 from __future__ import annotations
 
 import os
+import re
+import secrets as _secrets
 from typing import Protocol
 
 from .config import HEADER, Settings, change, save
@@ -28,6 +30,17 @@ class App(Protocol):
     journal: Journal
 
 FILE = "web_secret"
+SECRET_BYTES = 12  # 96 random bits in every address (issue 32 asks for at least 64)
+SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def new_secret() -> str:
+    """A fresh device secret for the page's addresses (URL-safe, 96 bits)."""
+    return _secrets.token_urlsafe(SECRET_BYTES)
+
+
+def valid_secret(text: str) -> bool:
+    return bool(SECRET_RE.match(text or ""))
 
 
 def secret_path(journal_path: str) -> str:
@@ -37,7 +50,6 @@ def secret_path(journal_path: str) -> str:
 
 def read(path: str) -> str | None:
     """The secret kept at ``path``, or None (none yet, unreadable, or not a secret)."""
-    from .web import valid_secret  # start-up: companion.web loads the page's stack (Starlette)
     try:
         with open(path, encoding="ascii") as f:
             text = f.read().strip()
@@ -88,7 +100,6 @@ def device_secret(app: App) -> str:
         return mine
     secret = read(path)
     if secret is None:
-        from .web import new_secret  # start-up: companion.web loads the page's stack (Starlette)
         secret = new_secret()
         write(path, secret)
     return secret
@@ -97,7 +108,6 @@ def device_secret(app: App) -> str:
 def renew(app: App) -> str:
     """A new secret of the device's own, kept in its state directory; a secret of the
     user's in the settings gives way to it (the user asked the device for it)."""
-    from .web import new_secret  # start-up: companion.web loads the page's stack (Starlette)
     secret = new_secret()
     write(secret_path(app.journal.path), secret)
     if app.settings.web_secret:

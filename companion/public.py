@@ -40,6 +40,7 @@ from .export import (chart_of, is_hidden, player_names, score_sheet_png, scores_
                      session_summary, summaries, summarize)
 from .words import chart as chart_words
 from .records import Event, dumps
+from .shown import Shown
 from .words import page
 from .words.moves import move_words
 from .words.table import result_words, waiting_words
@@ -85,15 +86,6 @@ def public_event(info, e: Event) -> dict[str, Any]:
 # ---------------------------------------------------------------- the session's view
 
 
-def session_of(app) -> Any:
-    """The session of the top-most screen that plays one, or None (the main menu)."""
-    for screen in reversed(app.stack):
-        s = getattr(screen, "session", None)
-        if s is not None and hasattr(s, "fold"):
-            return s
-    return None
-
-
 def _names(state: State, setup: dict[str, Any]) -> list[str]:
     return player_names(state, setup, max(len(state.scores()), 0))
 
@@ -113,12 +105,15 @@ def _moves(session, ended: bool) -> list[str]:
     return out
 
 
-def view(session, *, number: int | None = None, settings: Any = None, screen: str = "") -> dict[str, Any]:
+def view(session, shown: Shown = Shown.GAME, settings: Any = None, *, number: int | None = None) -> dict[str, Any]:
     """The public projection of ``session`` (a ``Session``) as it stands.
 
-    ``settings``: the device's (its Bag of Ice hints and advice, as its screen
-    gives them); ``screen``: what the device's screen shows over the game
-    (``device_screen``): the page follows it, never runs ahead of it."""
+    ``shown``: what the device's screen shows over the game (``companion.shown``,
+    declared by its screens, published by the app): the page follows it, never
+    runs ahead of it (no winner while a page of what the last move did covers it,
+    nobody to play while the device shows what a move did, asks the table or goes
+    round for the secret colors); ``settings``: the device's (its Bag of Ice hints
+    and advice, as its screen gives them)."""
     st = session.state
     ended = bool(session.finished or st.is_terminal())
     names = _names(st, session.setup)
@@ -126,9 +121,13 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
     who = st.current_player  # decision().who, without its options
     to_act = who if who >= 0 else None
     waiting = waiting_words(st, names)
-    crowned = ended and screen != "end_pending"  # the device shows its winner screen
-    if screen == "secrets" and not ended:  # BU-3: the table passes the device round
-        waiting, to_act = page.secret_tour_words(), None
+    crowned = ended and shown.crowns  # the device shows its winner
+    if not ended and not shown.names_a_player:
+        to_act = None
+        if shown is Shown.SECRETS:  # BU-3: the table passes the device round
+            waiting = page.secret_tour_words()
+        elif shown is Shown.MOVE:  # e.g. a bust still on the device's screen (B-4)
+            waiting = page.move_page_words()
     elif ended and not crowned:  # e.g. Undercut's "End triggered" page is still up
         waiting = page.end_pending_words()
     out: dict[str, Any] = {
@@ -181,43 +180,13 @@ def piece_names_in(table: dict[str, Any]) -> dict[str, str]:
     return {c: page.piece_words(c) for c in sorted(codes)}
 
 
-def view_key(app, session) -> Any:
+def view_key(session, shown: Shown, settings: Any = None) -> Any:
     """What, beside the journal's position and the language, changes the projection:
-    what the device's screen shows over the game (``device_screen``), the Bag of Ice
-    turn solved for the win (B-10: the device's screen then shows the chances) and
-    the settings that change what its screen says."""
-    settings = getattr(app, "settings", None)
+    what the device's screen shows over the game, and what of its game beside the
+    journal changes its table (the game's plug-in's ``view_key``: the Bag of Ice turn
+    solved for the win, B-10, and the settings that change what its screen says)."""
     extra = game_of(session.game).view_key(session.state, settings)
-    return (device_screen(app, session), extra)
-
-
-def device_screen(app: Any, session: Any) -> str:
-    """What the device's screen shows over the game that the page must follow:
-    ``"secrets"`` while the players pass the device round for their secret colors
-    (BU-3), ``"end_pending"`` while a page of what happened (e.g. Undercut's "End
-    triggered", U-12) still covers the winner screen; else ``""``."""
-    stack = list(getattr(app, "stack", ()))
-    over = bool(session.state.is_terminal())
-    above = []
-    for screen in reversed(stack):
-        if getattr(screen, "session", None) is session and hasattr(screen, "on_game_key"):
-            break
-        above.append(screen)
-    else:
-        return ""
-    names = {type(x).__name__ for x in above}
-    if "SecretTour" in names and not over:
-        tour = next(x for x in above if type(x).__name__ == "SecretTour")
-        if not getattr(tour, "from_menu", False) and not getattr(tour, "final", False):
-            return "secrets"
-    if over and above and type(above[-1]).__name__ in RESULT_PAGES:
-        return "end_pending"
-    return ""
-
-
-# the device's pages of what a press did, pushed over the game's screen: while the
-# first one over a game just ended is up, the device has not shown its winner yet
-RESULT_PAGES = frozenset({"Pages", "Summary", "BustScreen", "Report"})
+    return (shown, extra)
 
 
 def end_of(st: State, names: list[str]) -> dict[str, Any] | None:

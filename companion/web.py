@@ -4,8 +4,8 @@ played, for the phones and the TV at the table. See docs/web.md.
 Two parts, neither of which touches the app:
 
 * ``Board`` holds the latest public projection (``companion.public``, V-1).
-  The app loop calls ``Board.publish(app)`` after every press, on its own
-  thread; the projection is made there only when the journal moved, and
+  The app loop calls ``Board.publish(session, shown, settings)`` after every
+  press, on its own thread, with what the device shows (``App.showing``); the projection is made there only when the journal moved, and
   handed over as one JSON text under a lock. The server never calls the
   app, so the button loop never waits for it (and it only reads: V-2).
 * ``WebApp`` is the ASGI application (Starlette's request and response
@@ -39,10 +39,11 @@ from .i18n import language
 from .words import page
 from .words.titles import title_of
 from .journal import Journal
-from .listeners import Listeners
+from .listeners import Snapshots, SnapshotStore
+from .page_secret import SECRET_BYTES, new_secret, valid_secret  # noqa: F401  (the page's secret, here too)
 from .seats import Seats
+from .shown import Shown
 
-SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
 DEFAULT_MAX_CLIENTS = 32   # streams at once; past it a newcomer takes one (``_take_place``) or gets 503
 PING_S = 5.0               # a comment line on an idle stream: dead clients are found, proxies keep it,
@@ -52,7 +53,6 @@ TAKEN_RETRY_MS = 10_000    # the reconnect delay said to a stream whose place a 
 RETRY_MS = 1500            # the browser's reconnect delay after a dropped stream
 MAX_HEADER_BYTES = 8192    # a request's line and headers; larger gets 431 (uvicorn's parser stops
                            # a larger one that comes in pieces; this, one that comes at once)
-SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 HEADERS = {
     "Content-Security-Policy": ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -76,17 +76,20 @@ ASSETS = {  # the page's files, shipped as package data (no CDN, no build step)
     "players.js": "text/javascript; charset=utf-8",  # the Players page (issue 50)
 }
 PAGES = {"": "index.html", "tv": "index.html", "history": "history.html", "players": "players.html"}
+# the paths after "/SECRET/" (or a seat's "/TOKEN/"), each to its WebApp method, tried in order;
+# none: 404. Every route only looks (GET and HEAD, V-2).
+ROUTES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?P<page>|tv|history|players)"), "_page"),
+    (re.compile(r"static/(?P<name>[A-Za-z0-9_.-]+)"), "_static"),
+    (re.compile(r"state\.json"), "_state"),
+    (re.compile(r"events"), "_events"),
+    (re.compile(r"history\.json"), "_history_json"),
+    (re.compile(r"players(?P<evening>-evening)?\.json"), "_players_json"),
+    (re.compile(r"chart/(?P<number>\d{1,12})\.svg"), "_chart_svg"),
+    (re.compile(r"export/(?P<number>\d{1,12})\.(?P<fmt>json|csv|png)"), "_download"),
+]
 SEAT_HEAD = (b'<link rel="stylesheet" href="static/seat.css">\n'
              b'<script src="static/seat.js" defer></script>\n')
-
-
-def new_secret() -> str:
-    """A fresh device secret for the page's addresses (URL-safe, 96 bits)."""
-    return _secrets.token_urlsafe(SECRET_BYTES)
-
-
-def valid_secret(text: str) -> bool:
-    return bool(SECRET_RE.match(text or ""))
 
 
 def view_tag(seq: int, text: str) -> str:
@@ -96,7 +99,7 @@ def view_tag(seq: int, text: str) -> str:
     return f"{seq}-{hashlib.blake2b(text.encode('utf-8'), digest_size=6).hexdigest()}"
 
 
-class Board(Listeners):
+class Board(SnapshotStore):
     """The latest public projection, published by the app loop, read by the server.
 
     ``publish`` runs on the loop's thread and costs a tuple comparison when
@@ -110,11 +113,10 @@ class Board(Listeners):
     finished, if the device left a game that was over (``public.idle_view``)."""
 
     def __init__(self) -> None:
-        super().__init__()
+        text = json.dumps(public.idle_view(0), ensure_ascii=False, separators=(",", ":"))
+        super().__init__((view_tag(0, text), text))
         self._key: Any = None
         self._seq = 0
-        text = json.dumps(public.idle_view(0), ensure_ascii=False, separators=(",", ":"))
-        self._snap: tuple[str, str] = (view_tag(0, text), text)
         self._view: dict[str, Any] = public.idle_view(0)
         self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
         self.seats = Seats()    # the seat pages' addresses (issue 41, V-3): in memory only
@@ -123,21 +125,6 @@ class Board(Listeners):
         # the games played out that have seat pages: each page keeps its game's final view (V-3)
         self._finals: dict[int, Any] = {}
         self._final_views: dict[tuple[int, str], dict[str, Any]] = {}
-        self._seat_snaps: dict[str, tuple[str, str]] = {}  # each seat page's (tag, text), made with the public one
-
-    def seat_snapshot(self, token: str) -> tuple[str, str] | None:
-        """``(tag, json_text)`` for seat page ``token`` (issue 41, RULINGS V-3): its own
-        game's view (``public.seat_view``); None for a token that is not (or no longer)
-        a seat's. Every known token is compared in constant time (a near miss takes as
-        long as a far one)."""
-        with self._lock:
-            items = list(self._seat_snaps.items())
-        raw = token.encode("utf-8", "surrogateescape")
-        found = None
-        for t, snap in items:
-            if _secrets.compare_digest(t.encode("ascii"), raw):
-                found = snap
-        return found
 
     def end_seats(self) -> None:
         """Every seat address ends (the device's address was renewed): open seat pages
@@ -178,34 +165,21 @@ class Board(Listeners):
         if got is None:
             s = self._finals[sid]
             self._final_views = {k: v for k, v in self._final_views.items() if k[0] in self._finals}
-            got = self._final_views[key] = public.view(s, number=getattr(s, "number", None),
-                                                        settings=self._settings)
+            got = self._final_views[key] = public.view(s, Shown.GAME, self._settings,
+                                                        number=getattr(s, "number", None))
         return got
 
     def _publish_seats(self, view: dict[str, Any]) -> None:
-        snaps = self._seat_texts(view)
-        with self._lock:
-            changed = snaps != self._seat_snaps
-            self._seat_snaps = snaps
-            listeners = list(self._listeners) if changed else []
-        self._tell(listeners)
+        self._store(seats=self._seat_texts(view))
 
-    def snapshot(self) -> tuple[str, str]:
-        with self._lock:
-            return self._snap
-
-    def seat_snapshots(self) -> dict[str, tuple[str, str]]:
-        """Every seat page's ``(tag, text)`` by token, as made now (what the page's own
-        process gets, issue 38)."""
-        with self._lock:
-            return dict(self._seat_snaps)
-
-    def publish(self, app) -> bool:
-        """Make the projection of what the device's screen plays, if anything the page
-        shows moved since the last one: the journal, the session shown, its end, the
-        language, or leaving the game (V-4). True if it did."""
-        s = public.session_of(app)
-        self._settings = getattr(app, "settings", None)
+    def publish(self, s: Any, shown: Shown = Shown.GAME, settings: Any = None) -> bool:
+        """Make the projection of what the device's screen plays (``s``, a session, or
+        None: no game) and shows over it (``shown``, as the app publishes them with each
+        frame, ``App.showing``), if anything the page shows moved since the last one:
+        the journal, the session shown, its end, the language, or leaving the game
+        (V-4). Leaving a session is its lifecycle's event for the seat pages (V-3).
+        True if it did."""
+        self._settings = settings
         left, self._playing = self._playing, s
         if left is not None and (s is None or s.id != left.id):
             self._left(left)
@@ -214,15 +188,14 @@ class Board(Listeners):
             if len(self.seats):
                 self.seats.prune(s)  # its end, or an undo to before the draw (V-3)
             key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version,
-                        public.view_key(app, s))
+                        public.view_key(s, shown, settings))
         else:  # the main menu: its view changes with the language and the game left
             last = self._last
             key = ("idle", language(), None if last is None else (last.id, last.last_seq), self.seats.version)
         if key == self._key:
             return False
         if s is not None:
-            view = public.view(s, number=getattr(s, "number", None), settings=self._settings,
-                               screen=key[-1][0])
+            view = public.view(s, shown, settings, number=getattr(s, "number", None))
             seq = view["seq"]
         else:
             seq = self._seq
@@ -253,15 +226,8 @@ class Board(Listeners):
         text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
         snap = (view_tag(seq, text), text)
         seats = self._seat_texts(view) if (self._seat_snaps or len(self.seats)) else {}
-        with self._lock:
-            self._key = key
-            self._seq = seq
-            self._view = view
-            changed = snap != self._snap or seats != self._seat_snaps
-            self._snap = snap
-            self._seat_snaps = seats
-            listeners = list(self._listeners) if changed else []
-        self._tell(listeners)
+        self._key, self._seq, self._view = key, seq, view
+        self._store(snap, seats)
 
 
 def download_file(game: str, number: int, fmt: str) -> str:
@@ -315,7 +281,7 @@ class WebApp:
     the downloads read (read-only); ``secret``: the path's first part;
     ``max_clients``: streams at once (the next gets 503)."""
 
-    def __init__(self, board: Board, journal_path: str | None, secret: str, *,
+    def __init__(self, board: Snapshots, journal_path: str | None, secret: str, *,
                  max_clients: int = DEFAULT_MAX_CLIENTS, ping_s: float = PING_S):
         if not valid_secret(secret):
             raise ValueError("the page's secret must be 16 to 64 URL-safe characters")
@@ -429,36 +395,48 @@ class WebApp:
         if (len(parts) < 3 or rest != wanted) and wanted in PAGES:
             # "/SECRET", "/SECRET/tv/", "/SECRET/TV": typed on a TV's remote, they find the page
             return Response(status_code=308, headers={"Location": f"/{parts[1]}/{wanted}", **NO_STORE})
-        if rest in PAGES:
-            if seat is not None and rest == "":  # told the public address for its links (V-3)
-                home = f'<meta name="scoreboard-home" content="/{self.secret}/">\n'.encode()
-                page = self._seat_page.replace(b"</head>", home + b"</head>", 1)
-            else:
-                page = self._files[PAGES[rest]]
-            return Response(page, media_type="text/html; charset=utf-8",
-                            headers={"Cache-Control": "no-cache"})
-        if rest.startswith("static/") and rest[7:] in ASSETS:
-            return Response(self._files[rest[7:]], media_type=ASSETS[rest[7:]],
-                            headers={"Cache-Control": "no-cache"})
-        if rest == "state.json":
-            tag, text = self._snapshot(seat) or self.board.snapshot()
-            return Response(text, media_type="application/json", headers={"ETag": f'"{tag}"', **NO_STORE})
-        if rest == "events":
-            if request.method == "HEAD":  # its headers only: no body, so it holds no stream's place
-                return Response(b"", media_type="text/event-stream", headers=NO_STORE)
-            return self._stream(request, seat)
-        if rest == "history.json":
-            return await self._history()
-        if rest in ("players.json", "players-evening.json"):
-            scope = "evening" if rest == "players-evening.json" else "all"
-            return await self._json(lambda j: public.players_view(j, scope), "the players")
-        m = re.fullmatch(r"chart/(\d{1,12})\.svg", rest)
-        if m:
-            return await self._chart(int(m.group(1)))
-        m = re.fullmatch(r"export/(\d{1,12})\.(json|csv|png)", rest)
-        if m:
-            return await self._export(int(m.group(1)), m.group(2))
+        for pattern, name in ROUTES:  # the declared routes, in order (Starlette's Router, Datasette)
+            m = pattern.fullmatch(rest)
+            if m:
+                return await getattr(self, name)(request, seat, **m.groupdict())
         return self._not_found()
+
+    # ------------------------------------------------------------ the routes (ROUTES)
+
+    async def _page(self, request: Request, seat: str | None, page: str) -> Response:
+        if seat is not None and page == "":  # told the public address for its links (V-3)
+            home = f'<meta name="scoreboard-home" content="/{self.secret}/">\n'.encode()
+            body = self._seat_page.replace(b"</head>", home + b"</head>", 1)
+        else:
+            body = self._files[PAGES[page]]
+        return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
+
+    async def _static(self, request: Request, seat: str | None, name: str) -> Response:
+        if name not in ASSETS:
+            return self._not_found()
+        return Response(self._files[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+
+    async def _state(self, request: Request, seat: str | None) -> Response:
+        tag, text = self._snapshot(seat) or self.board.snapshot()
+        return Response(text, media_type="application/json", headers={"ETag": f'"{tag}"', **NO_STORE})
+
+    async def _events(self, request: Request, seat: str | None) -> Response:
+        if request.method == "HEAD":  # its headers only: no body, so it holds no stream's place
+            return Response(b"", media_type="text/event-stream", headers=NO_STORE)
+        return self._stream(request, seat)
+
+    async def _history_json(self, request: Request, seat: str | None) -> Response:
+        return await self._history()
+
+    async def _players_json(self, request: Request, seat: str | None, evening: str | None) -> Response:
+        scope = "evening" if evening else "all"
+        return await self._json(lambda j: public.players_view(j, scope), "the players")
+
+    async def _chart_svg(self, request: Request, seat: str | None, number: str) -> Response:
+        return await self._chart(int(number))
+
+    async def _download(self, request: Request, seat: str | None, number: str, fmt: str) -> Response:
+        return await self._export(int(number), fmt)
 
     # ------------------------------------------------------------ the stream
 

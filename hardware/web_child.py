@@ -32,14 +32,16 @@ from __future__ import annotations
 import json
 import logging
 import os
-import secrets
+import re
 import socket
 import sys
 import threading
 import time
 from typing import Any
 
-from companion.listeners import Listeners
+from companion.listeners import SnapshotStore
+
+LANG_RE = re.compile(r'"lang":"([A-Za-z_-]{2,12})"')
 
 NICE = 10  # the device's loop (nice 0) gets about nine times the page's share of a busy core
 
@@ -57,48 +59,30 @@ def lower_priority() -> str:
         return "normal"
 
 
-class Mirror(Listeners):
-    """The device's projections as the child last heard them: the ``Board`` API
-    that ``companion.web.WebApp`` reads (``snapshot``, ``listen``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._snaps: dict[str, tuple[str, str]] = {"public": ("0", "{}")}
-        self._seats: dict[str, tuple[str, str]] = {}  # seat pages' (tag, text) by token
-
-    def snapshot(self, key: str = "public") -> tuple[str, str]:
-        with self._lock:
-            return self._snaps[key]
-
-    def seat_snapshot(self, token: str) -> tuple[str, str] | None:
-        """As ``companion.web.Board.seat_snapshot``: every known token compared in
-        constant time; None for a token that is not a seat's."""
-        with self._lock:
-            items = list(self._seats.items())
-        raw = token.encode("utf-8", "surrogateescape")
-        found = None
-        for t, snap in items:
-            if secrets.compare_digest(t.encode("ascii", "replace"), raw):
-                found = snap
-        return found
+class Mirror(SnapshotStore):
+    """The device's projections as the child last heard them: the ``Snapshots`` that
+    ``companion.web.WebApp`` serves (the same store as the device's ``Board``)."""
 
     def put_seats(self, seats: dict[str, Any]) -> None:
-        snaps = {str(k): (str(v[0]), str(v[1])) for k, v in seats.items()}
-        with self._lock:
-            changed = snaps != self._seats
-            self._seats = snaps
-            listeners = list(self._listeners) if changed else []
-        self._tell(listeners)
+        self._store(seats={str(k): (str(v[0]), str(v[1])) for k, v in seats.items()})
 
     def put(self, key: str, tag: str, text: str) -> None:
-        with self._lock:
-            changed = self._snaps.get(key) != (tag, text)
-            self._snaps[key] = (tag, text)
-            listeners = list(self._listeners) if changed else []
-        self._tell(listeners)
+        if key == "public":  # the only projection the device sends
+            self._store(snap=(tag, text))
 
 
 _out: Any = sys.stdout
+
+
+def follow_language(text: str) -> None:
+    """This process speaks the device's language, as its newest public projection
+    says it (``"lang"``): the History page and history.json are worded here, and the
+    page's process has no settings of its own (issue 45)."""
+    m = LANG_RE.search(text[:400])
+    if m:
+        from companion.i18n import language, set_language  # loaded with the web stack already
+        if language() != m.group(1):
+            set_language(m.group(1))
 
 
 def _say(line: str) -> None:
@@ -154,8 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     board = Mirror()
     for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+        follow_language(str(s["text"]))
     board.put_seats(cfg.get("seats") or {})
-    app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))  # type: ignore[arg-type]
+    app = WebApp(board, cfg.get("journal"), cfg["secret"], max_clients=int(cfg.get("clients", 32)))
     server = WebServer(app, cfg.get("host", "127.0.0.1"), int(cfg.get("port", 0)),
                        max_clients=int(cfg.get("clients", 32)), fd=cfg.get("fd"),
                        on_fault=lambda message: _say(f"fault {message}"))
@@ -191,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         if "snap" in msg:
             s = msg["snap"]
             board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))
+            follow_language(str(s["text"]))
         if "seats" in msg:
             board.put_seats(msg["seats"] or {})
         if "secret" in msg:

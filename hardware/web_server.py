@@ -1034,8 +1034,14 @@ class PageService:
         self.board.end_seats()  # every seat's address ends with the device's (V-3)
         (self.webapp or self.server).renew(secret)
 
+    def publish(self, app) -> bool:
+        """After every press (the loop's watcher): what the device shows, as the app
+        publishes it (``App.showing``), handed to the board; the board never sees the app."""
+        session, shown = app.showing()
+        return self.board.publish(session, shown, app.settings)
+
     def start(self, loop) -> "PageService":
-        loop.watchers.append(self.board.publish)
+        loop.watchers.append(self.publish)
         self.server.start()
         return self
 

@@ -259,3 +259,43 @@ def test_the_core_reaches_the_plugins_only_through_the_registry():
     plug-ins sit above their engines."""
     core = [m for m in MODULES if m.startswith("companion.games") or m in ("companion.engine", "companion.records")]
     assert sorted((m, t) for m in core for t in GRAPH[m] if t.startswith(("companion.plugins", "companion.words"))) == []
+
+
+# ---------------------------------------------------------------- views get what the device shows as a value
+
+VIEWS = ("companion/public.py", "companion/web.py", *sorted(
+    str(f.relative_to(ROOT)) for f in (ROOT / "companion" / "words").glob("*.py")))
+
+
+def _screen_classes() -> set[str]:
+    """Every class the screens define (companion/ui)."""
+    names = set()
+    for f in (ROOT / "companion" / "ui").rglob("*.py"):
+        names |= {n.name for n in ast.walk(ast.parse(f.read_text())) if isinstance(n, ast.ClassDef)}
+    return names
+
+
+@pytest.mark.parametrize("path", [*VIEWS, "companion/console.py"])
+def test_views_never_name_a_screen_class(path):
+    """Issue 45: what the device shows reaches the views as a value (``companion.shown``,
+    published by ``App.showing``); a view that named a screen class (in code or in a
+    string compared with ``type(x).__name__``) would change silently with a rename."""
+    screens = _screen_classes()
+    tree = ast.parse((ROOT / path).read_text())
+    named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+            {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)} | \
+            {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    assert not (named & screens), f"{path} names screen classes: {sorted(named & screens)}"
+
+
+@pytest.mark.parametrize("path", VIEWS)
+def test_views_never_take_the_app_nor_walk_its_screens(path):
+    """The projection, the page and the words get ``(session, shown, settings)``: no
+    parameter is the app, nothing reads a screen stack or the top screen."""
+    tree = ast.parse((ROOT / path).read_text())
+    params = {a.arg for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs)}
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert "app" not in params and "app" not in names, f"{path} takes the app"
+    assert not attrs & {"top", "showing", "on_game_key"}, f"{path} reads the app's screens"

@@ -18,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from companion import public
+from companion.shown import Shown
 from companion.engine import CHANCE
 from companion.games import boi_win
 from companion.games.boi_odds import advice_for
@@ -152,10 +153,10 @@ def test_the_bag_of_ice_odds_and_advice_are_the_devices(journal, monkeypatch):
     t = public.view(s)["table"]
     assert t["bust"] == boi_ui.pct(adv.bust_chance)
     assert t["advice"] == boi_ui.hint_word(adv.hint) and not t["to_win"]  # B-9 until the turn is solved
-    board, app = Board(), type("App", (), {"stack": [], "settings": None})()
-    before = public.view_key(app, s)
+    board = Board()
+    before = public.view_key(s, Shown.GAME)
     boi_win.prepare(st)  # what the device does off the press path
-    assert public.view_key(app, s) != before  # the page is made again when the device's screen changes
+    assert public.view_key(s, Shown.GAME) != before  # the page is made again when the device's screen changes
     w = boi_win.win_advice(st)
     t = public.view(s)["table"]
     assert t["to_win"] and t["win"] == {"bank": boi_ui.pct(w.bank), "draw": boi_ui.pct(w.draw)}  # B-10
@@ -220,23 +221,24 @@ def test_pieces_in_words():
 # ---------------------------------------------------------------- the page follows the device's screen
 
 
-class _App:
-    def __init__(self, stack):
-        self.stack = stack
-        self.settings = None
+def _showing(journal, *screens):
+    """What the app publishes (``App.showing``) with ``screens`` over its main menu."""
+    from companion.ui.app import App
+    app = App(journal)
+    app.stack[1:] = list(screens)
+    return app.showing()
 
 
 def test_no_winner_while_the_device_still_shows_what_happened(journal):
-    from companion.ui.common import Report
-    from companion.ui.undercut import UndercutScreen
+    from companion.ui.undercut import UndercutScreen, last_pages
     s = finished(journal, "undercut", {"players": ["Ann", "Bob", "Cy"]}, 5)
     game = UndercutScreen(s)
-    covered = _App([game, Report("End triggered", ["Ann has 30 points."])])
-    assert public.device_screen(covered, s) == "end_pending"
-    v = public.view(s, screen="end_pending")
+    pages = last_pages(s)  # what the last move did (e.g. "End triggered", U-12), over the winner
+    assert pages and _showing(journal, game, *reversed(pages)) == (s, Shown.MOVE)
+    v = public.view(s, Shown.MOVE)
     assert v["end"] is None and v["result"] is None and v["winners"] == []
-    assert public.device_screen(_App([game]), s) == ""
-    assert public.view(s, screen="")["end"] is not None
+    assert _showing(journal, game) == (s, Shown.GAME)
+    assert public.view(s, Shown.GAME)["end"] is not None
 
 
 def test_no_play_while_the_players_pass_the_device_for_their_secret_colors(journal):
@@ -244,11 +246,13 @@ def test_no_play_while_the_players_pass_the_device_for_their_secret_colors(journ
     s = Session.start(journal, "bottoms_up", {"players": ["Ann", "Bob", "Cy"], "secret": "device"},
                       random.Random(1))
     game, tour = BottomsUpScreen(s), SecretTour(s)
-    assert public.device_screen(_App([game, tour]), s) == "secrets"
-    v = public.view(s, screen="secrets")
+    assert _showing(journal, game, tour) == (s, Shown.SECRETS)
+    v = public.view(s, Shown.SECRETS)
     assert v["to_act"] is None and "secret colors" in v["waiting"]
+    # the round again, mid-game, from the session's menu: the page says so too
+    assert _showing(journal, game, SecretTour(s, from_menu=True)) == (s, Shown.SECRETS)
     tour.final = True  # everyone has seen: play begins
-    assert public.device_screen(_App([game, tour]), s) == ""
+    assert _showing(journal, game, tour) == (s, Shown.GAME)
 
 
 # ---------------------------------------------------------------- words

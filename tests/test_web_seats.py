@@ -22,11 +22,6 @@ from tests.test_web import Stream, free_port
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
 
-class FakeApp:
-    def __init__(self, *sessions) -> None:
-        self.stack = [type("Playing", (), {"session": s})() for s in sessions]
-
-
 # the device's draw with these seeds (Session.start draws every seat's color): seat 1
 # is yellow in both, the other seats differ
 SEED_A, SEED_B = 0, 9   # yellow white red green / yellow black green blue
@@ -47,7 +42,7 @@ def bottoms_up(tmp_path, name: str, seed: int = SEED_A, moves: int = 12) -> tupl
 
 def client_for(j: Journal, s: Session, secret: str = "") -> tuple[TestClient, WebApp, Board]:
     board = Board()
-    board.publish(FakeApp(s))
+    board.publish(s)
     app = WebApp(board, j.path, secret or new_secret())
     return TestClient(app), app, board
 
@@ -56,7 +51,7 @@ def hand_over(board: Board, s: Session, seat: int) -> str:
     """What the device does when a player holds OK on their color: the seat's token
     made, and the loop's publish after the press."""
     token = board.seats.token_for(s, seat, 1)
-    board.publish(FakeApp(s))
+    board.publish(s)
     return token
 
 
@@ -131,7 +126,7 @@ def test_the_public_page_is_the_same_with_and_without_seat_pages(tmp_path):
     before = {p: c.get(f"/{app.secret}/{p}").content for p in ("", "state.json", "history.json")}
     for seat in range(4):
         assert c.get(f"/{hand_over(board, s, seat)}/state.json").status_code == 200
-    board.publish(FakeApp(s))
+    board.publish(s)
     after = {p: c.get(f"/{app.secret}/{p}").content for p in ("", "state.json", "history.json")}
     assert before == after
     j.close()
@@ -149,7 +144,7 @@ def test_a_color_that_is_gone_ends_the_seats_address(tmp_path):
     undo = type("Undone", (), {"id": s.id, "finished": False, "state": undone, "last_seq": s.last_seq + 1,
                                 "fold": s.fold, "setup": s.setup, "game": s.game})()
     assert board.seats.prune(undo) == [gone]
-    board.publish(FakeApp(s))
+    board.publish(s)
     assert c.get(f"/{gone}/state.json").status_code == 404
     assert c.get(f"/{kept}/state.json").status_code == 200  # seat 1 keeps its color and its page
     j.close()
@@ -167,7 +162,7 @@ def test_the_end_of_the_game_ends_the_color_and_the_page_keeps_the_final_view(tm
         if s.state.is_terminal():
             break
         s.play(str(rng.choice(sorted(s.state.legal_moves(), key=str))))
-    board.publish(FakeApp(s))
+    board.publish(s)
     tag, text = board.seat_snapshot(token)
     view = json.loads(text)
     assert view.pop("seat") == {"seat": 2, "name": "Cy", "number": 1, "state": "over"}
@@ -183,8 +178,8 @@ def test_the_end_of_the_game_ends_the_color_and_the_page_keeps_the_final_view(tm
         assert all(kind != "gone" for kind, _data in st.events)
         st.close()
     s2 = Session.start(j, "bottoms_up", {"players": PLAYERS, "secret": "device"}, random.Random(SEED_B))
-    board.publish(FakeApp())               # the main menu, then the next game
-    board.publish(FakeApp(s2))
+    board.publish(None)               # the main menu, then the next game
+    board.publish(s2)
     later = json.loads(board.seat_snapshot(token)[1])
     assert later["session"]["id"] == s.id and later["end"] == view["end"] and later["playing"] is False
     assert later["seat"]["state"] == "over" and json.loads(board.snapshot()[1])["session"]["id"] == s2.id
@@ -198,19 +193,19 @@ def test_end_session_and_leave_kept_take_the_seat_page_off_the_next_game(tmp_pat
     c, app, board = client_for(j, s)
     token = hand_over(board, s, 1)
     other = Session.start(j, "bottoms_up", {"players": PLAYERS, "secret": "device"}, random.Random(SEED_B))
-    board.publish(FakeApp())                 # Leave (kept): the main menu
+    board.publish(None)                 # Leave (kept): the main menu
     away = json.loads(board.seat_snapshot(token)[1])
     assert away["seat"] == {"seat": 1, "name": "Bob", "number": 1, "state": "away"}
     assert away["players"] == [] and away["table"] == {} and away["session"]["id"] == s.id
-    board.publish(FakeApp(other))            # another game: never its board under this address
+    board.publish(other)            # another game: never its board under this address
     assert json.loads(board.seat_snapshot(token)[1]) == {**away, "seq": json.loads(board.snapshot()[1])["seq"]}
-    board.publish(FakeApp(s))                # resumed: the color is back
+    board.publish(s)                # resumed: the color is back
     assert json.loads(board.seat_snapshot(token)[1])["seat"]["color"] == "white"
     s.end("ended by the players")            # End session > Yes
-    board.publish(FakeApp())
+    board.publish(None)
     ended = json.loads(board.seat_snapshot(token)[1])
     assert ended["seat"]["state"] == "ended" and ended["players"] == [] and "white" not in json.dumps(ended)
-    board.publish(FakeApp(other))
+    board.publish(other)
     assert json.loads(board.seat_snapshot(token)[1])["seat"]["state"] == "ended"
     assert c.get(f"/{token}/state.json").status_code == 200
     j.close()

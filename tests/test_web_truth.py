@@ -12,6 +12,7 @@ import pytest
 from bench.live import LiveTable
 from bench.stale import check_walk, tour
 from companion import public
+from companion.shown import Shown
 from companion.journal import Journal
 from companion.session import Session
 from companion.web import Board, view_tag
@@ -20,7 +21,7 @@ from tests.test_web import Stream, game, served  # noqa: F401  (the fixtures of 
 
 
 class FakeApp:
-    """What ``Board.publish`` reads of the app: its screen stack and the journal."""
+    """A screen stack: the sessions played, top last."""
 
     def __init__(self) -> None:
         self.stack: list = []
@@ -29,6 +30,13 @@ class FakeApp:
 class Playing:
     def __init__(self, session) -> None:
         self.session = session
+
+
+def shown(app: FakeApp) -> tuple:
+    """What the app publishes for ``Board.publish`` (``App.showing``): the top session,
+    its game screen shown; no session: the main menu."""
+    s = app.stack[-1].session if app.stack else None
+    return s, (Shown.GAME if s is not None else Shown.MAIN_MENU)
 
 
 def finished_bag_of_ice(j: Journal) -> Session:
@@ -58,17 +66,17 @@ def test_leaving_a_game_reaches_the_board_with_a_new_tag(tmp_path):
     s = Session.start(j, "bag_of_ice", {"players": ["Ann", "Bob"]}, random.Random(3))
     board, app = Board(), FakeApp()
     app.stack = [Playing(s)]
-    assert board.publish(app)
+    assert board.publish(*shown(app))
     playing_tag, playing = board.snapshot()
     assert json.loads(playing)["playing"] is True
     app.stack = []                                # Leave (kept): the main menu, same journal seq
-    assert board.publish(app)
+    assert board.publish(*shown(app))
     tag, text = board.snapshot()
     idle = json.loads(text)
     assert tag != playing_tag and tag.split("-")[0] == playing_tag.split("-")[0]
     assert idle["session"] is None and idle["playing"] is False  # an unfinished game is not kept (V-4)
     assert idle == public.idle_view(idle["seq"])  # what a page opened now shows
-    assert not board.publish(app)                 # nothing moved: nothing sent
+    assert not board.publish(*shown(app))                 # nothing moved: nothing sent
     j.close()
 
 
@@ -77,21 +85,21 @@ def test_a_finished_game_left_stays_marked_finished_until_another_starts(tmp_pat
     s = finished_bag_of_ice(j)
     board, app = Board(), FakeApp()
     app.stack = [Playing(s)]
-    board.publish(app)
+    board.publish(*shown(app))
     over = json.loads(board.snapshot()[1])
     assert over["session"]["over"] and over["result"] and over["playing"] is True
     app.stack = []                                # Leave: the main menu
-    board.publish(app)
+    board.publish(*shown(app))
     kept = json.loads(board.snapshot()[1])
     assert kept["playing"] is False and kept["to_act"] is None       # V-4: marked as finished
     assert kept["result"] == over["result"] and kept["players"] == over["players"]
     assert kept["waiting"] == public.idle_view(0)["waiting"]          # "No game is being played."
     s2 = Session.start(j, "die", {}, random.Random(1))               # another game starts
     app.stack = [Playing(s2)]
-    board.publish(app)
+    board.publish(*shown(app))
     assert json.loads(board.snapshot()[1])["session"]["id"] == s2.id
     app.stack = []                                 # left unfinished: the old result is gone too
-    board.publish(app)
+    board.publish(*shown(app))
     assert json.loads(board.snapshot()[1])["session"] is None
     j.close()
 
@@ -101,10 +109,10 @@ def test_a_language_switch_on_the_main_menu_reaches_the_board(tmp_path):
     board, app = Board(), FakeApp()
     try:
         set_language("en")
-        board.publish(app)
+        board.publish(*shown(app))
         en_tag, en = board.snapshot()
         set_language("fr")
-        assert board.publish(app)
+        assert board.publish(*shown(app))
         fr_tag, fr = board.snapshot()
     finally:
         set_language("en")
@@ -147,11 +155,11 @@ def test_a_game_ended_early_is_not_kept_as_a_result(tmp_path):
     s = Session.start(j, "bag_of_ice", {"players": ["Ann", "Bob"]}, random.Random(3))
     board, app = Board(), FakeApp()
     app.stack = [Playing(s)]
-    board.publish(app)
+    board.publish(*shown(app))
     s.end("ended by the players")                 # End session: over, but not played to its end
-    board.publish(app)
+    board.publish(*shown(app))
     assert json.loads(board.snapshot()[1])["session"]["over"]
     app.stack = []
-    board.publish(app)
+    board.publish(*shown(app))
     assert json.loads(board.snapshot()[1])["session"] is None  # V-4: no final result to keep
     j.close()

@@ -23,6 +23,7 @@ from ..errors import CompanionError, ConfigError, JournalWriteError
 from ..io import Key
 from ..journal import Journal, SessionInfo
 from ..session import Session
+from ..shown import Shown
 from ..words.table import plain
 from .common import Report
 from .draw import Canvas, font
@@ -283,6 +284,24 @@ class App:
             return False
         game.ask_undo(self)
         return True
+
+    def showing(self) -> tuple[Session | None, Shown]:
+        """What the device's screen shows, for the views off the device (issue 45): the
+        session of the top-most screen that plays one (None: the main menu) and what the
+        top-most screen that declares it shows over that session (``Screen.declared``).
+        The stack is read here and nowhere else: the views get these two values."""
+        session: Session | None = None
+        shown: Shown | None = None
+        for screen in reversed(self.stack):
+            if shown is None:
+                shown = screen.declared()
+            s = getattr(screen, "session", None)
+            if s is not None and isinstance(s, Session):
+                session = s
+                break
+        if session is None:
+            return None, Shown.MAIN_MENU
+        return session, shown or Shown.GAME
 
     def frame(self) -> Image.Image:
         c = Canvas()

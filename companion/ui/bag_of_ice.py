@@ -50,6 +50,7 @@ from ..io import Key
 from ..names import short_names
 from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
+from ..shown import Shown
 from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
@@ -282,9 +283,9 @@ def start_game(app: "App", names: list[str], values: dict[str, Any]) -> None:
     if st.phase == Phase.START:  # physical: the device still picks at random (undo: the table names one)
         screen.do(app, pick_chance(st, session.rng))
     elif st.rolloff and st.start is not None:  # virtual roll-off: every roll at once (B-3)
-        app.push(Summary(_("Roll-off"), rolloff_lines(st)))
+        app.push(Summary(_("Roll-off"), rolloff_lines(st), shows=Shown.MOVE))
     elif values.get("start") == "random" and st.start is not None:  # virtual: already picked (B-3)
-        app.push(Summary(_("Start player"), start_lines(st)))
+        app.push(Summary(_("Start player"), start_lines(st), shows=Shown.MOVE))
 
 
 def play_screen(app: "App", session: Session) -> Screen:
@@ -321,6 +322,8 @@ class Summary(Report):
 class BustScreen(Screen):
     """The bust, impossible to miss (B-4, B-8): BUST in large letters, what
     busted, the points lost and who is next. OK (or any key) closes it."""
+
+    shows = Shown.MOVE
 
     def __init__(self, before: BagOfIceState, after: BagOfIceState, result: TurnResult):
         self.before = before
@@ -377,16 +380,17 @@ def result_screens(session: Session, n0: int) -> list[Screen]:
         a = state_as(BagOfIceState, f.states[i + 1])
         m = f.moves[i].move
         if b.phase == Phase.ROLLOFF and a.phase != Phase.ROLLOFF:
-            out.append(Summary(_("Roll-off"), rolloff_lines(a)))
+            out.append(Summary(_("Roll-off"), rolloff_lines(a), shows=Shown.MOVE))
         elif isinstance(m, Start):
-            out.append(Summary(_("Start player"), start_lines(a)))
+            out.append(Summary(_("Start player"), start_lines(a), shows=Shown.MOVE))
         if len(a.history) > len(b.history):
             t = a.history[-1]
             if t.bust:
                 out.append(BustScreen(b, a, t))
             else:  # B-5: the arrangement scored
                 out.append(Summary(titled(_("{name} banks {n}").format(n=t.score, name="{name}"), b, t.seat),
-                                   bank_lines(b, a)))
+                                   bank_lines(b, a),  # the bank that wins says who won (B-6)
+                                   shows=Shown.WINNER if a.is_terminal() else Shown.MOVE))
     return out
 
 
@@ -548,9 +552,9 @@ class BagOfIceScreen(SessionScreen):
         if before is None or st.start is None or (before.rolloff, before.start) == (st.rolloff, st.start):
             return
         if st.rolloff:
-            app.push(Summary(_("Roll-off again"), rolloff_lines(st)))
+            app.push(Summary(_("Roll-off again"), rolloff_lines(st), shows=Shown.MOVE))
         elif before.start is not None:
-            app.push(Summary(_("Start player"), start_lines(st)))
+            app.push(Summary(_("Start player"), start_lines(st), shows=Shown.MOVE))
 
     def advice(self) -> Advice:
         st = self.state

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..engine import Decision, State
 from ..io import Key
 from ..session import Session
+from ..shown import Shown
 from ..i18n import _
 from .common import Report
 from ..words.moves import move_words
@@ -39,6 +40,8 @@ def state_as(kind: type[S], state: State) -> S:
 
 
 class SessionScreen(CursorScreen):
+    shows = Shown.GAME
+
     def __init__(self, session: Session):
         self.session = session
 
@@ -118,7 +121,9 @@ class SessionScreen(CursorScreen):
         else:
             end = Item(_("End session"), lambda a: a.confirm(_("End this session for good?"), self._end))
             items += [Item(_("Leave (kept)"), lambda a: a.home()), end]
-        app.push(Menu(self.session_title(), items))
+        menu = Menu(self.session_title(), items)
+        menu.shows = Shown.SESSION_MENU
+        app.push(menu)
 
     def _end(self, app: "App") -> None:
         self.session.end("ended by the players")

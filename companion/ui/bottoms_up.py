@@ -46,6 +46,7 @@ from ..io import Key
 from ..names import reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
+from ..shown import Shown
 from .base import SessionScreen, state_as
 from .bottoms_up_check import TableField
 from .bottoms_up_parts import LINE_CHARS, ROW_CHARS, SIZES, Pages, PieceGrid, field_lines, log_lines, stack_text
@@ -342,6 +343,11 @@ class SecretTour(Screen):
         self.address: str | None = None  # the seat page's, while OK is held (issue 41)
         self.show_color = True
 
+    def declared(self) -> Shown | None:
+        """The round for the colors (BU-3), at the start or from the menu; once
+        everyone has seen, play begins."""
+        return Shown.GAME if self.final else Shown.SECRETS
+
     @property
     def n(self) -> int:
         return state_as(BottomsUpState, self.session.state).n
@@ -558,7 +564,8 @@ def completed_turn(session: Session) -> tuple[int, int] | None:
     return None if start is None else (start, end)
 
 
-def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: bool = False) -> Pages:
+def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: bool = False,
+               shows: Shown | None = Shown.MOVE) -> Pages:
     """The resulting stacks (changed ones marked ``*``) and the step log of
     the turn that began with move ``start`` (BU-13)."""
     f = session.fold
@@ -584,7 +591,7 @@ def turn_pages(session: Session, start: int, end: int | None = None, *, so_far: 
     out = page(LINE_CHARS)
     if len(out) > ROWS:  # a scroll bar: every line one cell shorter, wrapped once at that width
         out = page(LINE_CHARS - 1)
-    return Pages(title, out, right=right)
+    return Pages(title, out, right=right, shows=shows)  # what a turn did (looked back at: nothing new)
 
 
 def field_view(st: BottomsUpState) -> Pages:
@@ -624,7 +631,7 @@ def score_lines(st: BottomsUpState) -> list[str]:
 
 def breakdown_screen(st: BottomsUpState) -> Pages:
     """Each player's color, score and what scored for them (BU-11)."""
-    return Pages(_("Scores"), score_lines(st))
+    return Pages(_("Scores"), score_lines(st), shows=Shown.SCORED)
 
 
 class ScoreBoard(Screen):
@@ -775,7 +782,7 @@ class BottomsUpScreen(SessionScreen):
             items.append(Item(_("Check the rest"), lambda a: (a.pop(), self.check_rest(a))))
         turn = completed_turn(self.session)
         if turn is not None:
-            items.append(Item(_("Last turn"), lambda a: (a.pop(), a.push(turn_pages(self.session, *turn)))))
+            items.append(Item(_("Last turn"), lambda a: (a.pop(), a.push(turn_pages(self.session, *turn, shows=None)))))
         if st.secret_mode == "device" and kind != Kind.OVER:
             # first: a player's own color in 3 presses (BACK, OK, hold OK), the pass then goes
             # round the table (issue 39)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ..shown import Shown
 from ..games.bottoms_up import COLORS, BottomsUpState
 from ..i18n import _
 from ..io import Key
@@ -201,8 +202,9 @@ class Pages(Report):
     result come after the verdict itself) it turns a page at a time."""
 
     def __init__(self, title: str, lines: list[str], *, right: str = "",
-                 then: Callable[["App"], Any] | None = None, banner: str = "", read_through: bool = False):
-        super().__init__(title, [], right=right, banner=banner)
+                 then: Callable[["App"], Any] | None = None, banner: str = "", read_through: bool = False,
+                 shows: Shown | None = None):
+        super().__init__(title, [], right=right, banner=banner, shows=shows)
         self.lines = self._fit_log(lines, LINE_CHARS)
         if len(self.lines) > self.shown:  # a free column before the scroll bar
             self.lines = self._fit_log(lines, LINE_CHARS - 1)

@@ -22,6 +22,7 @@ from ..config import change
 from ..i18n import _
 from ..io import Key
 from ..names import short_names
+from ..shown import Shown
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
 from .keyboard import NameKeyboard
 from .widgets import Item, Menu, NumberPicker, Screen, bound
@@ -215,7 +216,11 @@ class Report(Screen):
     result of a check) is drawn in the large font above the lines, legible
     from across the table (issue 13)."""
 
-    def __init__(self, title: str, lines: list[str], *, right: str = "", banner: str = ""):
+    def __init__(self, title: str, lines: list[str], *, right: str = "", banner: str = "",
+                 shows: Shown | None = None):
+        # what it shows over the game: a check's verdict (its banner), or as told (a page of
+        # what a move did says ``Shown.MOVE``); else nothing of its own (a list looked at)
+        self.shows = shows or (Shown.VERDICT if banner else None)
         self.title = title
         self.right = right
         self.banner = banner

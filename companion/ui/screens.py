@@ -21,6 +21,7 @@ from ..io import Key
 from ..names import listed
 from ..pieces import DieFace, Size
 from ..session import Session
+from ..shown import Shown
 from .base import SessionScreen
 from .common import ROSTER_MAX
 from .draw import CHAR_W, TITLE_H, WIDTH, Canvas, fit
@@ -117,6 +118,8 @@ FOOTER_CHARS = ChoiceList.room(2, 1)  # 19: a menu row beside a scroll bar
 
 
 class MainMenu(Menu):
+    shows = Shown.MAIN_MENU
+
     def __init__(self) -> None:
         super().__init__(_("Pyramid Companion"), self._items, on_back=lambda app: None)
         self._resumable: list[int] = []
@@ -268,6 +271,7 @@ def start_tool(app: "App", name: str, setup: dict) -> None:
 
 class ToolScreen(SessionScreen):
     """Tools end their session when left with BACK (a game is kept instead)."""
+    shows = Shown.TOOL
 
     def on_key(self, key: Key, app: "App") -> None:
         if key == Key.BACK:

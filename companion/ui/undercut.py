@@ -49,6 +49,7 @@ from ..io import Key
 from ..names import NAME_MAX, reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
+from ..shown import Shown
 from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
@@ -171,7 +172,7 @@ def last_pages(session: Session) -> list[Screen]:
     """The pages the last decision showed (``UndercutScreen.do``: a round summary, the
     moves played for players, the stacks), in order, for a resume (screens.open_session)."""
     n0 = len(session.fold.moves) - session.undo_span()
-    return [ours(Report(title, lines)) for title, lines in reports(session, steps_since(session, n0))]
+    return [ours(Report(title, lines, shows=Shown.MOVE)) for title, lines in reports(session, steps_since(session, n0))]
 
 
 # ---------------------------------------------------------------- reports
@@ -464,6 +465,13 @@ class UndercutScreen(SessionScreen):
         self.list = ChoiceList(mark="side")
         self.number = 0  # the tiebreak entry (U-13)
 
+    def declared(self) -> Shown | None:
+        """"Who passed?" (U-11) asks the table: nobody is to play while it is up."""
+        st = self.state
+        if not st.is_terminal() and self.decision().kind == Kind.WHO_PASSED:
+            return Shown.QUESTION
+        return Shown.GAME
+
     # ------------------------------------------------------------ playing
 
     def do(self, app: "App", move: Move | str, *, pops: int = 0) -> None:
@@ -474,7 +482,7 @@ class UndercutScreen(SessionScreen):
         for _i in range(pops):
             app.pop()
         for title, lines in reversed(reports(self.session, steps_since(self.session, n0))):
-            app.push(ours(Report(title, lines)))
+            app.push(ours(Report(title, lines, shows=Shown.MOVE)))
 
     def play(self, app: "App", move) -> None:  # SessionScreen API
         self.do(app, move)

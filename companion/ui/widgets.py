@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Concatenate, ParamSpec, Sequenc
 
 from ..i18n import _
 from ..io import Key
+from ..shown import Shown
 from .draw import BOX_ROWS, CHAR_W, CLIPS, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +32,13 @@ class Screen:
     keeps_hold_back = False
     """Hold BACK here is this screen's own key: over a game it does not ask the
     game's undo (``App._undo_from_above``)."""
+    shows: Shown | None = None
+    """What this screen shows over the game, for the views off the device (issue 45);
+    None: nothing of its own (a question, a list), what lies under it counts."""
+
+    def declared(self) -> Shown | None:
+        """What the screen shows now (``shows``; a screen whose content changes says so)."""
+        return self.shows
 
     @property
     def private(self) -> bool:

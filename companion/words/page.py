@@ -27,6 +27,11 @@ def end_pending_words() -> str:
     return _("The game is over: the device shows what happened.")
 
 
+def move_page_words() -> str:
+    """While the device shows what a move did, before the game goes on."""
+    return _("The device shows what happened.")
+
+
 def piece_words(code: str) -> str:
     """A piece code in words, for a screen reader: ``pM`` is "purple medium"
     (French: "moyenne violette", the device's adjectives of a piece)."""
