@@ -1,0 +1,88 @@
+"""Issue 48: "At the table, round four", each finding with its test."""
+from __future__ import annotations
+
+import pytest
+
+from companion.config import Settings
+from companion.ui.widgets import NumberPicker
+
+from .screens_util import make_app, press
+
+
+# ---------------------------------------------------------------- LEFT/RIGHT step as the arrows say
+
+
+@pytest.mark.parametrize("keys, game", [("ok,ok", "Undercut"), ("ok,down,ok", "Bag of Ice"),
+                                        ("ok,down,down,ok", "Bottoms Up")])
+def test_left_and_right_on_a_player_count_step_by_one(tmp_path, keys, game):
+    """The count draws "-" at the left and "+" at the right: LEFT is one fewer, RIGHT
+    one more (Bag of Ice: 3 then LEFT gave 1, a solo game, and RIGHT 12)."""
+    app = make_app(tmp_path)
+    press(app, keys)
+    picker = app.top
+    assert isinstance(picker, NumberPicker) and game in picker.title
+    start = picker.value
+    press(app, "left")
+    assert picker.value == max(picker.lo, start - 1)
+    press(app, "right,right")
+    assert picker.value == min(picker.hi, max(picker.lo, start - 1) + 2)
+
+
+def test_every_small_value_screen_steps_by_one_and_a_large_one_says_ten(tmp_path):
+    """The start-player count (2 to 12) and Screen off (six values) step by one;
+    the seed (0 to 9999) steps by ten and its sides say so."""
+    app = make_app(tmp_path, settings=Settings(players=("Ann", "Bob")))
+    pickers = []
+    orig = NumberPicker.__init__
+
+    def spy(self, *a, **k):
+        orig(self, *a, **k)
+        pickers.append(self)
+    NumberPicker.__init__ = spy
+    try:
+        from companion.ui.screens import SettingsMenu, ToolsMenu
+        for make in (ToolsMenu, SettingsMenu):
+            screen = make()
+            for it in screen.items:
+                if it.action is None:
+                    continue
+                depth = len(app.stack)
+                app.push(screen)
+                try:
+                    it.action(app)
+                except Exception:  # an entry that needs more than a press here
+                    pass
+                del app.stack[depth:]
+    finally:
+        NumberPicker.__init__ = orig
+    assert pickers
+    for p in pickers:
+        few = (len(p.choices) if p.choices else p.hi - p.lo + 1) <= 20
+        before = p.value
+        p.on_key(__import__("companion.io", fromlist=["Key"]).Key.LEFT, app)
+        low = p.value
+        if few:
+            options = p.choices or list(range(p.lo, p.hi + 1))
+            assert options.index(before) - options.index(low) in (0, 1), p.title
+        texts = _texts(p)
+        if not few:
+            assert "-10" in texts and "+10" in texts, p.title
+        else:
+            assert "-" in texts and "+" in texts and "+10" not in texts, p.title
+
+
+def _texts(screen) -> list[str]:
+    from companion.ui import draw
+    seen: list[str] = []
+    old = draw.Canvas.text
+
+    def spy(self, x, y, s, *a, **k):
+        seen.append(s)
+        return old(self, x, y, s, *a, **k)
+    draw.Canvas.text = spy
+    try:
+        c = draw.Canvas()
+        screen.render(c)
+    finally:
+        draw.Canvas.text = old
+    return seen
