@@ -86,3 +86,22 @@ def _texts(screen) -> list[str]:
     finally:
         draw.Canvas.text = old
     return seen
+
+
+# ---------------------------------------------------------------- BACK from the names: the count
+
+
+@pytest.mark.parametrize("keys", ["ok,ok", "ok,down,ok", "ok,down,down,ok"])
+def test_back_from_the_names_returns_to_the_player_count_as_set(tmp_path, keys):
+    app = make_app(tmp_path)
+    press(app, keys)
+    picker = app.top
+    assert isinstance(picker, NumberPicker)
+    press(app, "up")
+    n = picker.value
+    press(app, "ok")
+    assert not isinstance(app.top, NumberPicker)  # the names
+    press(app, "back")
+    assert isinstance(app.top, NumberPicker) and app.top.value == n
+    press(app, "ok")
+    assert len(app.top.names) == n

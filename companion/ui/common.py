@@ -53,11 +53,11 @@ class PlayersSetup(Menu):
     """Names of ``n`` players: each row opens a name entry; "Start" finishes."""
 
     def __init__(self, title: str, names: list[str], on_done: Callable[["App", list[str]], Any],
-                 *, done_label: str = ""):
+                 *, done_label: str = "", on_back: Callable[["App"], Any] | None = None):
         self.names = names
         self.done = on_done
         self.done_label = done_label or _("Next >")
-        super().__init__(title, self._rows)
+        super().__init__(title, self._rows, on_back=on_back)
 
     def _rows(self) -> list[Item]:
         rows = [Item(f"{i + 1}. {n}", bound(self._edit, i)) for i, n in enumerate(self.names)]
@@ -102,11 +102,14 @@ class PlayersSetup(Menu):
 def players_screen(title: str, default: int, lo: int, hi: int,
                    on_done: Callable[["App", list[str]], Any], *, hint: str = "") -> Screen:
     """The number of players (``lo`` to ``hi``), then their names, then
-    ``on_done(app, names)``: the first screens of every game's setup."""
+    ``on_done(app, names)``: the first screens of every game's setup. BACK from
+    the names goes back to the count, as it was set (issue 48: it skipped it)."""
     def got_count(a: "App", n: int) -> None:
-        a.push(PlayersSetup(_("{game}: names").format(game=_(title)), player_defaults(a, n), on_done))
-    return NumberPicker(_("{game}: players").format(game=_(title)), default, lo, hi, got_count,
-                        hint=hint or _("{lo} to {hi} players").format(lo=lo, hi=hi))
+        a.push(PlayersSetup(_("{game}: names").format(game=_(title)), player_defaults(a, n), on_done,
+                            on_back=lambda b: (b.pop(), b.push(picker))))
+    picker = NumberPicker(_("{game}: players").format(game=_(title)), default, lo, hi, got_count,
+                          hint=hint or _("{lo} to {hi} players").format(lo=lo, hi=hi))
+    return picker
 
 
 @dataclass
