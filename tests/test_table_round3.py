@@ -160,7 +160,7 @@ def test_hold_back_undoes_from_the_undercut_bid_picker_and_the_pass_size(tmp_pat
     press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS + ",ok,down,down,ok,ok,ok,ok")
     st = game_screen_of(app, UndercutScreen).session.state
     assert st.phase == "bidding" and all(st.bids)
-    press(app, "ok")  # P3 passes (every stack has a bid): which size?
+    press(app, "up,ok")  # P3 passes (every stack has a bid, the cursor on A: UP wraps to Pass)
     assert app.top.title == "Pass: which size?"
     assert_hold_back_undoes_from_here(app, UndercutScreen)  # P2's bid undone
     press(app, "ok")  # P2 at the auction again: open the bid picker

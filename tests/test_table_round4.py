@@ -105,3 +105,34 @@ def test_back_from_the_names_returns_to_the_player_count_as_set(tmp_path, keys):
     assert isinstance(app.top, NumberPicker) and app.top.value == n
     press(app, "ok")
     assert len(app.top.names) == n
+
+
+# ---------------------------------------------------------------- Undercut: the auction's cursor, the Hands
+
+
+def test_once_every_stack_has_a_bid_a_habitual_ok_never_opens_pass_U11(tmp_path):
+    from companion.ui.undercut import BidPicker, Report, UndercutScreen
+    from .test_ui_undercut import FULL_3_PHYSICAL, SETUP_DRAWS, STACK_DRAWS
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS)
+    press(app, "ok,down,down,ok,ok")  # P1 bids yM on A
+    press(app, "ok,ok")  # P2: the zero bid on B
+    press(app, "ok,down,down,ok,ok")  # P3 tries rM on A: too high
+    press(app, "ok,down,down,ok,up,ok,ok")  # dismissed, rM out, yS in: P3 undercuts A
+    assert isinstance(app.top, Report) and app.top.title == "Bid undercut"
+    press(app, "ok")
+    assert isinstance(app.top, UndercutScreen)
+    press(app, "ok")  # the habit: a stack's bid picker, which BACK leaves; not "Pass: which size?"
+    assert isinstance(app.top, BidPicker)
+    assert "Pass" not in getattr(app.top, "title", "")
+
+
+def test_back_from_the_hands_returns_to_the_session_menu(tmp_path):
+    from .test_ui_undercut import FULL_3_PHYSICAL, SETUP_DRAWS
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + ",back")
+    menu = app.top
+    press(app, "down,ok")
+    assert app.top.title == "Hands"
+    press(app, "back")
+    assert app.top is menu

@@ -484,7 +484,8 @@ class UndercutScreen(SessionScreen):
     def menu_items(self, app: "App") -> list[Item]:
         items = [Item(_("Scores"), lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
         if self.state.full:
-            items.append(Item(_("Hands"), lambda a: (a.pop(), a.push(hands_menu(self.session)))))
+            # over the session menu: BACK from the hands goes back to it, as it came (issue 48)
+            items.append(Item(_("Hands"), lambda a: a.push(hands_menu(self.session))))
         return items
 
     def session_title(self) -> str:
@@ -620,8 +621,10 @@ class UndercutScreen(SessionScreen):
     def default_index(self, d: Decision, rows: list[Item]) -> int:
         st: UndercutState = self.state
         if d.kind == Kind.BID:
+            # a stack still without a bid, else the first stack: never Pass, which a habitual
+            # OK after the "Bid undercut" page would open (issue 48); Pass is the last row
             missing = stacks_left_without_bid(st)
-            return missing[0] if missing else len(rows) - 1
+            return missing[0] if missing else 0
         if d.kind == Kind.WHO_PASSED:  # U-11: the list in seat order, the cursor on its first seat
             return 0  # every round alike: k DOWNs name seat k + 1 (not the last passer, QA #13)
         if d.kind == Kind.TAKE:
