@@ -136,3 +136,59 @@ def test_back_from_the_hands_returns_to_the_session_menu(tmp_path):
     assert app.top.title == "Hands"
     press(app, "back")
     assert app.top is menu
+
+
+# ---------------------------------------------------------------- Bag of Ice: the size screen
+
+
+def size_screens(tmp_path, seeds=range(1, 40)):
+    """Two-player Bag of Ice games played by the first row (then Bank when the roll
+    is refused) until a two-size face asks the size: the game screen there."""
+    from companion.games.bag_of_ice import Phase
+    from .test_ui_bag_of_ice import game_screen, state
+    for seed in seeds:
+        app = make_app(tmp_path / str(seed), seed=seed, settings=Settings(players=("Ann", "Bob")))
+        press(app, "ok,down,ok,left,ok,ok,ok")  # 2 players, their names, the defaults
+        for _ in range(60):
+            try:
+                st = state(app)
+            except StopIteration:
+                press(app, "ok")
+                continue
+            if st.phase == Phase.SIZE:
+                yield app, game_screen(app)
+                break
+            if st.is_terminal():
+                break
+            press(app, "ok")
+
+
+def test_the_size_screen_tells_the_sizes_apart_and_starts_on_the_advice_B9_B10(tmp_path):
+    from companion.games.bag_of_ice import PickSize
+    seen = 0
+    for app, screen in size_screens(tmp_path):
+        if app.top is not screen:
+            continue
+        seen += 1
+        rows = screen.sync()
+        options = screen.decision().options
+        sizes = [o.move.size for o in options if isinstance(o.move, PickSize)]
+        w = screen.win()
+        adv = w or screen.advice()
+        advised = adv.size_choice[screen.state.face]
+        assert sizes[screen.index] == advised  # the cursor on the size the hint line names
+        figures = ([w.per_size[s] for s in sizes] if w is not None
+                   else [screen.advice().per_size[s].expected for s in sizes])
+        rights = [it.right for it in rows]
+        if abs(float(figures[0]) - float(figures[1])) >= 0.0001:  # apart by 0.01 points
+            assert rights[0].split()[-1] != rights[1].split()[-1], rights
+    assert seen >= 3
+
+
+def test_a_whole_percent_that_would_read_alike_gets_its_tenth():
+    from fractions import Fraction
+    from companion.words.table import apart
+    assert apart(Fraction(556, 1000), [Fraction(556, 1000), Fraction(559, 1000)]) == "55.6%"
+    assert apart(Fraction(559, 1000), [Fraction(556, 1000), Fraction(559, 1000)]) == "55.9%"
+    assert apart(Fraction(1, 2), [Fraction(1, 2), Fraction(1, 4)]) == "50%"
+    assert apart(Fraction(5341, 10000), [Fraction(5341, 10000), Fraction(5344, 10000)]) == "53.41%"
