@@ -192,3 +192,61 @@ def test_a_whole_percent_that_would_read_alike_gets_its_tenth():
     assert apart(Fraction(559, 1000), [Fraction(556, 1000), Fraction(559, 1000)]) == "55.9%"
     assert apart(Fraction(1, 2), [Fraction(1, 2), Fraction(1, 4)]) == "50%"
     assert apart(Fraction(5341, 10000), [Fraction(5341, 10000), Fraction(5344, 10000)]) == "53.41%"
+
+
+# ---------------------------------------------------------------- French words; yellow in the large font
+
+
+def test_french_session_menu_says_a_whole_undo(tmp_path):
+    from companion import i18n
+    app = make_app(tmp_path, settings=Settings(language="fr"))
+    try:
+        press(app, "ok,ok,ok,ok,ok,back")
+        labels = [it.label for it in app.top.items]
+        undo = next(label for label in labels if label.startswith("Annuler"))
+        assert not undo.endswith("dernier") and undo == "Annuler le coup"
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_french_close_anyway_box_keeps_off_the_right_edge(tmp_path):
+    from companion import i18n
+    from companion.ui.widgets import Confirm
+    from .test_ui_bottoms_up import BU
+    app = make_app(tmp_path, settings=Settings(language="fr"))
+    try:
+        img = press(app, BU + ",ok,ok,ok,back")
+        assert isinstance(app.top, Confirm) and "Fermer" in app.top.question
+        box = img.crop((0, 20, 128, 64))
+        lit = [x for x in range(128) for y in range(box.height - 10) if box.getpixel((x, y))]
+        assert max(lit) <= 127 - 6, max(lit)  # a free column before the edge
+    finally:
+        i18n.set_language("en")
+
+
+def test_every_private_color_is_in_the_large_font_beside_the_code(tmp_path):
+    import dataclasses
+    import random
+    from companion.games.bottoms_up import COLORS
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.ui import draw
+    from companion.ui.bottoms_up import draw_secret
+    j = Journal(str(tmp_path / "j.db"))
+    s = Session.start(j, "bottoms_up", {"players": ["Ann", "Bob"], "secret": "device"}, random.Random(1))
+    url = "http://192.168.1.20:8032/AbCdEfGhIjKlMnOp/"
+    for color in COLORS:
+        st = dataclasses.replace(s.state, secrets=(color,) + s.state.secrets[1:])
+        big: list[str] = []
+        old = draw.Canvas.big
+
+        def spy(self, x, y, text, *a, **k):
+            big.append(text)
+            return old(self, x, y, text, *a, **k)
+        draw.Canvas.big = spy
+        try:
+            draw_secret(draw.Canvas(), st, 0, url, True)
+        finally:
+            draw.Canvas.big = old
+        assert len(big) == 1, color
+    j.close()
