@@ -122,6 +122,8 @@ def build_app(args: argparse.Namespace, *, rng: random.Random | None = None) -> 
     settings, settings_path, problems = config.load_lenient(args.config)
     if args.seed is not None:
         settings = config.change(settings, seed=str(args.seed))
+    if getattr(args, "web_port", None) is not None:  # for this run only: not written to the settings
+        settings = config.change(settings, web_port=args.web_port)
     if rng is None and settings.seed_value() is not None:
         rng = random.Random(settings.seed_value())
     notes: list[str] = []  # open_journal prints its own
@@ -690,7 +692,19 @@ def _shared_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
     common.add_argument("--seed", type=int, metavar="N", help="seed for reproducible draws", **extra)
     common.add_argument("--serial", metavar="PORT", help="serial console on a port or pyserial URL "
                         "(/dev/ttyGS0, /dev/serial0, loop://, socket://HOST:PORT); see docs/console.md", **extra)
+    common.add_argument("--web-port", type=_tcp_port, metavar="N", help="the scoreboard page's TCP port "
+                        "(instead of the web_port setting: a second copy on one machine)", **extra)
     return common
+
+
+def _tcp_port(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (1..65535)")
+    return n
 
 
 def parser() -> argparse.ArgumentParser:

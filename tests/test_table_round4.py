@@ -250,3 +250,22 @@ def test_every_private_color_is_in_the_large_font_beside_the_code(tmp_path):
             draw.Canvas.big = old
         assert len(big) == 1, color
     j.close()
+
+
+# ---------------------------------------------------------------- the simulator's page port
+
+
+def test_web_port_option_sets_the_page_port_for_the_run(tmp_path, capsys):
+    from companion.cli import build_app, parser
+    for argv in (["sim", "--web-port", "18481"], ["--web-port", "18481"]):
+        args = parser().parse_args(argv + ["--journal", str(tmp_path / "j.db"),
+                                           "--config", str(tmp_path / "none.toml")])
+        app = build_app(args)
+        try:
+            assert app.settings.web_port == 18481
+        finally:
+            app.journal.close()
+    for bad in ("0", "70000", "x"):
+        with pytest.raises(SystemExit):
+            parser().parse_args(["sim", "--web-port", bad])
+        assert "not a TCP port" in capsys.readouterr().err
