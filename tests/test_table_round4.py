@@ -269,3 +269,45 @@ def test_web_port_option_sets_the_page_port_for_the_run(tmp_path, capsys):
         with pytest.raises(SystemExit):
             parser().parse_args(["sim", "--web-port", bad])
         assert "not a TCP port" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- a busy port in the simulator
+
+
+def test_a_busy_page_port_is_said_once_under_the_frame_with_no_traceback_and_no_address(tmp_path):
+    """A second simulator on a port another program holds: no traceback and no "[Errno
+    98]" lines over the frame, no address printed (it would answer another program),
+    and the line under the frame says why the page is off."""
+    import os
+    import socket
+    import time
+    from .ptyrun import PtyCompanion
+    port = 18480 + 3
+    held = socket.socket()
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    held.bind(("127.0.0.1", port))
+    held.listen()
+    env = {"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+           "COMPANION_CONFIG": "", "COLUMNS": "120", "LINES": "50"}
+    c = PtyCompanion("sim", "--journal", str(tmp_path / "j.db"), "--web-port", str(port), env=env)
+    try:
+        import fcntl
+        import struct
+        import termios
+        fcntl.ioctl(c.master, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+        assert c.read_until_frames(1, timeout=60) >= 1
+        deadline = time.monotonic() + 90
+        while b"Scoreboard page off" not in c.out and time.monotonic() < deadline:
+            c.read_until_frames(c.frames() + 1, timeout=1)
+        assert b"Scoreboard page off" in c.out, c.out[-800:]
+        c.read_until_frames(c.frames() + 1, timeout=8)  # the page's retries: 1 s, 2 s, 4 s
+        out = c.out.decode("utf-8", "replace")
+        assert "Traceback" not in out and "Task exception" not in out, out[-1500:]
+        assert "Errno 98" not in out and "companion: scoreboard" not in out, out[-1500:]
+        assert f"127.0.0.1:{port}/" not in out  # no address that does not answer
+        assert "in use" in out.split("Scoreboard page off", 1)[1][:200]
+        os.write(c.master, b"q")
+        c.proc.wait(timeout=20)
+    finally:
+        c.close()
+        held.close()
