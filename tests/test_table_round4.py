@@ -311,3 +311,29 @@ def test_a_busy_page_port_is_said_once_under_the_frame_with_no_traceback_and_no_
     finally:
         c.close()
         held.close()
+
+
+# ---------------------------------------------------------------- leaving a finished game from its scores
+
+
+def test_a_finished_bottoms_up_game_is_left_with_back_ok_from_its_scores(tmp_path):
+    """The README: a finished game is left with BACK, OK; from the Scores page it
+    took BACK, BACK, OK (BACK only closed the page)."""
+    import random
+    from companion.ui.bottoms_up import Pages, ScoreBoard
+    from companion.ui.screens import MainMenu
+    from .test_ui_bottoms_up import BU, TOUR_4, option_keys, place_keys, state
+    app = make_app(tmp_path, seed=7)
+    press(app, BU + ",ok,ok,down,down,left,left,left,left,up,up,ok," + TOUR_4)
+    rnd = random.Random(5)
+    while state(app).phase != "over":
+        st = state(app)
+        m = rnd.choice(st.legal_moves())
+        k = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
+        press(app, ",".join(k))
+        while isinstance(app.top, Pages):
+            press(app, "ok")
+    press(app, "ok")
+    assert isinstance(app.top, ScoreBoard)
+    press(app, "back,ok")
+    assert isinstance(app.top, MainMenu)

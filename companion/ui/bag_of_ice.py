@@ -50,7 +50,7 @@ from ..io import Key
 from ..names import short_names
 from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
-from .base import SessionScreen, state_as
+from .base import SessionScreen, close_scores, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
@@ -431,7 +431,9 @@ class ScoreScreen(Screen):
         elif key == Key.OK:
             app.push(Report(titled(_("{name}: {n}").format(n=st.totals[self.index], name="{name}"), st, self.index),
                             history_lines(st, self.index)))
-        elif key in (Key.BACK, Key.LEFT, Key.RIGHT):
+        elif key == Key.BACK:
+            close_scores(app)
+        elif key in (Key.LEFT, Key.RIGHT):
             app.pop()
 
 

@@ -46,7 +46,7 @@ from ..io import Key
 from ..names import reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
-from .base import SessionScreen, state_as
+from .base import SessionScreen, close_scores, state_as
 from .bottoms_up_check import TableField
 from .bottoms_up_parts import LINE_CHARS, ROW_CHARS, SIZES, Pages, PieceGrid, field_lines, log_lines, stack_text
 from .common import Option, OptionsSetup, draw_scoreboard, players_screen
@@ -648,7 +648,9 @@ class ScoreBoard(Screen):
         if key in (Key.OK, Key.RIGHT, Key.DOWN):
             app.pop()
             app.push(breakdown_screen(self.st))
-        elif key in (Key.BACK, Key.LEFT):
+        elif key == Key.BACK:
+            close_scores(app)
+        elif key == Key.LEFT:
             app.pop()
 
 

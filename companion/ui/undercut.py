@@ -49,7 +49,7 @@ from ..io import Key
 from ..names import NAME_MAX, reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
-from .base import SessionScreen, state_as
+from .base import SessionScreen, close_scores, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
@@ -417,7 +417,9 @@ class ScoreScreen(Screen):
         (draw_combo_values if self.page else draw_scores)(c, state_as(UndercutState, self.session.state))
 
     def on_key(self, key: Key, app: "App") -> None:
-        if key in (Key.OK, Key.BACK):
+        if key == Key.BACK:
+            close_scores(app)
+        elif key == Key.OK:
             app.pop()
         elif key in (Key.LEFT, Key.RIGHT, Key.UP, Key.DOWN):
             self.page = 1 - self.page
