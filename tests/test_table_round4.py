@@ -337,3 +337,66 @@ def test_a_finished_bottoms_up_game_is_left_with_back_ok_from_its_scores(tmp_pat
     assert isinstance(app.top, ScoreBoard)
     press(app, "back,ok")
     assert isinstance(app.top, MainMenu)
+
+
+# ---------------------------------------------------------------- one name, one short form
+
+
+def _drawn_while(app, keys: list[str]) -> list[str]:
+    from companion.io import Key
+    from companion.ui import draw
+    texts: list[str] = []
+    old, draw.DRAWN = draw.DRAWN, texts
+    try:
+        for k in keys:
+            app.handle(Key.parse(k))
+            app.frame()
+    finally:
+        draw.DRAWN = old
+    return texts
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_bottoms_up_titles_keep_names_whole_or_in_their_one_short_form(tmp_path, language):
+    """'Łukas: rL on A turn 2', 'Łuka: wM on A turn 10', 'Юли: new color for bL': a
+    title gives up its turn tag before it cuts a name past its one short form."""
+    import random
+    from bench.__main__ import shortened_forms
+    from companion import i18n
+    from companion.names import CUT, SHORT
+    from .test_ui_bottoms_up import BU, TOUR_4, option_keys, place_keys, state
+    names = ("Łukasz", "Юлиана", "Maximilienne", "Bob")
+    app = make_app(tmp_path, seed=7, settings=Settings(players=names, language=language))
+    try:
+        keys = (BU + ",ok,ok,ok," + TOUR_4).split(",")
+        texts = _drawn_while(app, keys)
+        rnd = random.Random(5)
+        for _ in range(40):
+            st = state(app)
+            if st.phase == "over":
+                break
+            m = rnd.choice(st.legal_moves())
+            k = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
+            texts += _drawn_while(app, k)
+            while app.top.__class__.__name__ == "Pages":
+                texts += _drawn_while(app, ["ok"])
+        for name in names:
+            one = name if len(name) <= SHORT else name[:SHORT - 1] + CUT
+            forms = shortened_forms(name, texts) - {one}
+            assert not forms, (name, forms)
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_bench_counts_one_short_form_for_a_long_name():
+    from bench.__main__ import GOALS, KEYS, measure_name_shortenings
+    fig = measure_name_shortenings(True)
+    assert "name_shortenings_max" in KEYS and GOALS["name_shortenings_max"] == ("<=", 1)
+    assert fig["name_shortenings_max"] <= 1, fig
+
+
+def test_a_cut_name_is_marked_and_never_another_whole_name():
+    from companion.names import short_names
+    for width in range(6, 12):
+        short = short_names(["Maximilienne", "Bob"], width)[0]
+        assert short == "Maxim~"  # one form, whatever the room, never "Maximilien"

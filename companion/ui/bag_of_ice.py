@@ -47,7 +47,7 @@ from ..games.boi_odds import Advice, advice_for, table
 from ..games.boi_win import WinAdvice
 from ..i18n import N_, _, ngettext
 from ..io import Key
-from ..names import short_names
+from ..names import SHORT, short_names
 from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
 from .base import SessionScreen, close_scores, state_as
@@ -402,7 +402,9 @@ def board_names(names: tuple[str, ...]) -> tuple[str, ...]:
     if n > 6:
         return short_names(names, 5)
     cols = min(3, n) if n != 4 else 2
-    return short_names(names, (WIDTH // cols) // CHAR_W - 2)  # a column for the turn mark
+    # the turn mark takes a column where that leaves the names their one short form,
+    # else draw_scoreboard underlines the player instead (issue 48)
+    return short_names(names, max((WIDTH // cols) // CHAR_W - 2, min(SHORT, (WIDTH // cols) // CHAR_W - 1)))
 
 
 class ScoreScreen(Screen):
@@ -647,8 +649,8 @@ class BagOfIceScreen(SessionScreen):
             w = self.win()
             figure = (apart(w.per_size[m.size], w.per_size.values()) if w is not None
                       else avg(o_.expected))
-            bust = apart(o_.bust_chance, [x.bust_chance for x in per.values()])
-            return Item(size_word(m.size), act, right=f"{bust:>5} {figure:>5}")
+            risk = apart(o_.bust_chance, [x.bust_chance for x in per.values()])
+            return Item(size_word(m.size), act, right=f"{risk:>5} {figure:>5}")
         if isinstance(m, Roll):
             w = self.win()
             right = (self.win_text(w.draw) if w is not None

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..config import change
 from ..i18n import _
 from ..io import Key
-from ..names import short_names
+from ..names import SHORT, short_names
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
 from .keyboard import NameKeyboard
 from .widgets import Item, Menu, NumberPicker, Screen, bound
@@ -199,14 +199,20 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
     w = WIDTH // cols
     rows = (n + cols - 1) // cols
     h = (HEIGHT - y) // max(rows, 1)
-    room = w // CHAR_W - 1 - max((len(t) for t in marks), default=0)
-    short = short_names(list(names), room)
+    room = w // CHAR_W - 1
+    tagged = room - max((len(t) for t in marks), default=0)
+    # a tag after the names would cut one tighter than its one short form (names.SHORT):
+    # the tagged name is underlined instead (issue 48: "Maxi~>" beside "Maxim~" elsewhere)
+    under = any(len(n) > tagged for n in names) and tagged < SHORT
+    short = short_names(list(names), room if under else tagged)
     for i, (name, s) in enumerate(zip(short, scores)):
         r, k = divmod(i, cols)
         x0, y0 = k * w, y + r * h
         tag = marks[i] if i < len(marks) else ""
-        label = name + tag
+        label = name if under else name + tag
         c.text(x0 + 1, y0, label, invert=(i == mark))
+        if under and tag:
+            c.d.line((x0 + 1, y0 + LINE_H - 1, x0 + CHAR_W * len(name), y0 + LINE_H - 1), fill=0 if i == mark else 1)
         c.big(x0 + 2, y0 + 10, str(s), 2)
 
 

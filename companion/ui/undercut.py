@@ -46,7 +46,7 @@ from ..games.undercut_moves import (
 )
 from ..i18n import N_, _, ngettext
 from ..io import Key
-from ..names import NAME_MAX, reads_as, short_names
+from ..names import NAME_MAX, SHORT, reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
 from .base import SessionScreen, close_scores, state_as
@@ -712,13 +712,15 @@ class UndercutScreen(SessionScreen):
             big_line(c, TITLE_H + 1, short_names(st.players, BIG_CHARS)[st.winners[0]])
         else:  # the winners in two small lines
             per = -(-k // 2)
-            width = (LINE - 2 * (per - 1)) // per
+            width, sep = (LINE - 2 * (per - 1)) // per, ", "
+            if width < SHORT:  # the names' one short form before the spaces (issue 48)
+                width, sep = (LINE - (per - 1)) // per, ","
             names = short_names(st.players, width)
             won = [names[i] for i in st.winners]
             for r in range(2):
                 part = won[r * per:(r + 1) * per]
                 if part:
-                    c.center(TITLE_H + 1 + r * LINE_H, ", ".join(part))
+                    c.center(TITLE_H + 1 + r * LINE_H, sep.join(part))
         pts = st.points[st.winners[0]]
         c.center(TITLE_H + 22, fit(ngettext("{n} point", "{n} points", pts).format(n=pts), LINE))
         stage = {"tie on score broken by fewest pips in hand (U-13)": "pips",
