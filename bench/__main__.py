@@ -353,6 +353,60 @@ def measure_clips(quick: bool) -> dict:
     return out
 
 
+ONE_LONG_NAME = "Maximilienne"
+"""The 12-character name (names.NAME_MAX) of the shortenings run, seated first among short ones."""
+
+
+def shortened_forms(name: str, texts: list[str]) -> set[str]:
+    """The forms of ``name`` cut short in ``texts``: wherever its first three characters
+    start a run of its characters that stops before its end (a trailing "~", the mark
+    of a cut, kept with it). The whole name is not one."""
+    forms: set[str] = set()
+    head = name[:3]
+    for text in texts:
+        at = text.find(head)
+        while at >= 0:
+            k = 3
+            while k < len(name) and at + k < len(text) and text[at + k] == name[k]:
+                k += 1
+            if k < len(name):
+                follows = text[at + k:at + k + 1]
+                forms.add(name[:k] + ("~" if follows in ("~", "…") else ""))
+            at = text.find(head, at + 1)
+    return forms
+
+
+def measure_name_shortenings(quick: bool) -> dict:
+    """``name_shortenings_max`` (issue 48): over every screen the scripted sessions of
+    every kind draw with one 12-character name at the table, in English and in French,
+    how many different shortened forms of that one name were drawn ("Maximilien" on one
+    screen, "Maxi" on another: two). Goal: at most one."""
+    from companion.ui import draw
+    texts: list[str] = []
+    draw.DRAWN = texts
+    try:
+        for lang in ("en", "fr"):
+            for script in scripted_keys(quick):
+                with tempfile.TemporaryDirectory() as d:
+                    roster = (ONE_LONG_NAME, "Bob", "Cy", "Dee", "Eve", "Flo")
+                    app = App(Journal(os.path.join(d, "j.db")), Settings(players=roster, language=lang),
+                              rng=random.Random(3))
+                    app.home()
+                    app.frame()
+                    for name in script:
+                        app.handle(Key.parse(name))
+                        app.frame()
+                    app.journal.close()
+    finally:
+        draw.DRAWN = None
+        i18n.set_language("en")
+    forms = shortened_forms(ONE_LONG_NAME, texts)
+    out: dict = {"name_shortenings_max": len(forms)}
+    if forms:
+        out["name_shortenings_forms"] = sorted(forms)
+    return out
+
+
 TABLE_NAMES = ("Alex", "Bob", "Cy", "Dee", "Łukasz")
 """Issue 39's table: its game's players, listed under the main menu's Resume, came
 within a pixel of the scroll bar; long names are shortened and never reached it."""
@@ -404,7 +458,7 @@ GOALS = {
     "boi_win_turn_ms": ("<=", 100), "boi_win_table_kb": ("<=", 20), "presses_undo": ("<=", 2),
     "presses_name_mean": ("<=", 15), "presses_name_other_page": ("<=", 33), "presses_roster_4": ("<=", 8),
     "presses_bu_place_mean": ("<=", 4.5), "presses_secret_color_midgame": ("<=", 4),
-    "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0),
+    "clipped_text_draws": ("<=", 0), "clipped_text_draws_fr": ("<=", 0), "name_shortenings_max": ("<=", 1),
     "peak_rss_mb": ("<=", 60),
     "web_update_p95_ms": ("<=", 50), "web_load_event_cpu_ratio": ("<=", 1.25), "web_rss_extra_mb": ("<=", 40),
     "web_secret_leaks": ("<=", 0), "web_clients_held": (">=", 32), "web_load_events_lost": ("<=", 0),
@@ -424,7 +478,7 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "bu_check_p50_s", "bu_check_p99_s", "bu_check_same_verdict_slow",
         "peak_rss_mb", "presses_undo", "presses_name_mean", "presses_name_other_page", "presses_roster_4",
         "presses_bu_place_mean", "presses_secret_color_midgame",
-        "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr",
+        "press_to_pixel_burst_100k_ms", "clipped_text_draws", "clipped_text_draws_fr", "name_shortenings_max",
         "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
         "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale",
         "web_siege_page_ok", "web_flood_event_p99_ratio", "web_bad_request_log_bytes",
@@ -693,6 +747,7 @@ def main(argv=None) -> int:
              ("peak RSS", lambda: measure_rss(a.quick)),
              ("presses", measure_presses),
              ("clipped text", lambda: measure_clips(a.quick)),
+             ("name shortenings", lambda: measure_name_shortenings(a.quick)),
              ("press-to-pixel", lambda: __import__("bench.pixel", fromlist=["measure"]).measure(a.quick)),
              ("scoreboard page", lambda: __import__("bench.web", fromlist=["measure_web"]).measure_web(a.quick)),
              ("a guest on the Wi-Fi", lambda: __import__("bench.web_guard", fromlist=["measure"]).measure(a.quick)),

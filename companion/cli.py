@@ -122,6 +122,8 @@ def build_app(args: argparse.Namespace, *, rng: random.Random | None = None) -> 
     settings, settings_path, problems = config.load_lenient(args.config)
     if args.seed is not None:
         settings = config.change(settings, seed=str(args.seed))
+    if getattr(args, "web_port", None) is not None:  # for this run only: not written to the settings
+        settings = config.change(settings, web_port=args.web_port)
     if rng is None and settings.seed_value() is not None:
         rng = random.Random(settings.seed_value())
     notes: list[str] = []  # open_journal prints its own
@@ -215,9 +217,13 @@ def run_interactive_sim(app, args) -> int:
     reader.start()
     console = _serial_console(args, app, loop)
 
+    def say(text: str) -> None:  # the line under the frame, set on the loop's thread
+        inputs.put(Call(lambda a: display.set_footer(text), redraw=False))
+
     def footer(page) -> None:  # under the simulator's frame: open it in a browser on this machine
-        display.set_footer(f"Scoreboard page: {page.address}")
-    pages = _page(app, loop, simulator=True, started=footer)
+        _watch_page(page, loop.stop, say)
+    held = _hold_logs()  # nothing written over the frame: the log's lines come after it
+    pages = _page(app, loop, simulator=True, started=footer, quiet=True)
     try:
         loop.run()
     except KeyboardInterrupt:
@@ -231,8 +237,54 @@ def run_interactive_sim(app, args) -> int:
         for page in pages:
             page.close()
         sys.stdout.write("\x1b[2J\x1b[H")
+        held.release()
         print("companion: bye (everything is in the journal)")
     return 0
+
+
+def _watch_page(page, stop, say) -> None:
+    """The simulator's line under the frame follows the page (issue 48): its address
+    only once it answers, else why it does not run (a port another program holds:
+    said there once, not over the frame), from a thread of its own."""
+    import threading
+
+    def watch() -> None:
+        shown = None
+        while not stop.is_set():
+            if page.server.started.is_set():
+                text = f"Scoreboard page: {page.address}"
+            elif page.problem:
+                text = f"Scoreboard page off: {page.problem}; --web-port N picks another port"
+            else:
+                text = ""
+            if text != shown:
+                say(text)
+                shown = text
+            stop.wait(0.25)
+    threading.Thread(target=watch, name="companion-sim-page", daemon=True).start()
+
+
+class _HeldLogs:
+    """The log's lines while the simulator draws its frame (the page's process relays its
+    own): kept, the last ``keep`` of them, and written out after the frame is gone."""
+
+    def __init__(self, keep: int = 20) -> None:
+        import collections
+        import logging
+        self.lines: collections.deque[str] = collections.deque(maxlen=keep)
+        self.handler = logging.Handler(logging.WARNING)
+        self.handler.emit = lambda record: self.lines.append(record.getMessage())  # type: ignore[method-assign]
+        logging.getLogger().addHandler(self.handler)
+
+    def release(self) -> None:
+        import logging
+        logging.getLogger().removeHandler(self.handler)
+        for line in self.lines:
+            print(f"companion: {line}", file=sys.stderr)
+
+
+def _hold_logs() -> _HeldLogs:
+    return _HeldLogs()
 
 
 def _serial_console(args, app, loop):
@@ -244,21 +296,23 @@ def _serial_console(args, app, loop):
     return start_console(url, loop, baudrate=app.settings.serial_baud, read_only=app.settings.read_only)
 
 
-def _page(app, loop, *, simulator: bool, notifier=None, started=None) -> list:
+def _page(app, loop, *, simulator: bool, notifier=None, started=None, quiet: bool = False) -> list:
     """The scoreboard page (issue 32, docs/web.md) unless the ``web`` setting is off.
     It is set up by a ``Call`` the loop runs after the first frame (its web stack is not
     imported on the way to it); ``started(page)`` then runs on the loop's thread. Returns
     the list the page is put in, for the caller to close. A fault is said once: on stderr
-    (the service's log), in systemd's status and in a message on the device; the game
+    (the service's log; not with ``quiet``: the simulator's terminal holds its frame and
+    says it under it), in systemd's status and in a message on the device; the game
     goes on and the server tries again."""
     from .loop import Call
     pages: list = []
     if app.settings.web != "off":
-        loop.inputs.put(Call(lambda a: _start_page(a, loop, pages, simulator, notifier, started), redraw=False))
+        loop.inputs.put(Call(lambda a: _start_page(a, loop, pages, simulator, notifier, started, quiet),
+                             redraw=False))
     return pages
 
 
-def _start_page(app, loop, pages: list, simulator: bool, notifier, started) -> None:
+def _start_page(app, loop, pages: list, simulator: bool, notifier, started, quiet: bool = False) -> None:
     try:
         from hardware.web_server import PageService
     except ImportError as e:  # a broken install: the device still plays
@@ -268,7 +322,8 @@ def _start_page(app, loop, pages: list, simulator: bool, notifier, started) -> N
     from .loop import Call
 
     def fault(message: str) -> None:
-        print(f"companion: scoreboard {message}; the game goes on, the page tries again", file=sys.stderr)
+        if not quiet:
+            print(f"companion: scoreboard {message}; the game goes on, the page tries again", file=sys.stderr)
         if notifier is not None:
             notifier.status(f"scoreboard {message}")
         loop.inputs.put(Call(lambda a: a.message(
@@ -690,7 +745,19 @@ def _shared_options(*, in_subcommand: bool) -> argparse.ArgumentParser:
     common.add_argument("--seed", type=int, metavar="N", help="seed for reproducible draws", **extra)
     common.add_argument("--serial", metavar="PORT", help="serial console on a port or pyserial URL "
                         "(/dev/ttyGS0, /dev/serial0, loop://, socket://HOST:PORT); see docs/console.md", **extra)
+    common.add_argument("--web-port", type=_tcp_port, metavar="N", help="the scoreboard page's TCP port "
+                        "(instead of the web_port setting: a second copy on one machine)", **extra)
     return common
+
+
+def _tcp_port(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (1..65535)")
+    return n
 
 
 def parser() -> argparse.ArgumentParser:

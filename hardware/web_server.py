@@ -580,9 +580,16 @@ class WebServer:
             self._server = uvicorn.Server(self.config())
             began = time.monotonic()
             error = ""
+            # a port another program holds is found before uvicorn tries it: uvicorn logs
+            # "[Errno 98]" and leaves a "Task exception was never retrieved ... SystemExit"
+            # traceback at every retry (issue 48); said once below instead
+            busy = port_free(self.host, self.port) if self.fd is None else None
             try:
-                asyncio.run(self._serve(self._server))
-                if not self._stop.is_set():
+                if busy is not None:
+                    error = f"port {self.port} on {self.host} cannot be opened ({busy})"
+                else:
+                    asyncio.run(self._serve(self._server))
+                if not self._stop.is_set() and not error:
                     error = "the server stopped" if self._server.started else f"port {self.port} cannot be opened"
             except (SystemExit, Exception) as e:  # uvicorn exits when it cannot bind
                 error = f"{type(e).__name__}: {e}" if not isinstance(e, SystemExit) else \

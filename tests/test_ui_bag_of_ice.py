@@ -21,7 +21,7 @@ from companion.games.bag_of_ice import Got
 from companion.games.boi_odds import advice_for
 from companion.journal import Journal
 from companion.pieces import DieFace, Piece, Size
-from companion.ui.bag_of_ice import BagOfIceScreen, BustScreen, OddsScreen, ScoreScreen, avg, pct
+from companion.ui.bag_of_ice import BagOfIceScreen, BustScreen, OddsScreen, ScoreScreen, apart, avg, pct
 from companion.ui.common import Report
 from companion.ui.widgets import Confirm, Item, Menu, Message
 
@@ -211,9 +211,9 @@ def test_one_ok_rolls_and_draws_B4(tmp_path):
             o = adv.per_size[s]
             assert [r.label] + r.right.split() == [
                 {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}[s],
-                f"{round(float(st.bust_chance(s)) * 100)}%", avg(o.expected)]
-        press(app, "ok")
-        assert moves(app)[n0 + 2:n0 + 4][0] == f"size {face.sizes[0].letter}"
+                apart(st.bust_chance(s), [st.bust_chance(z) for z in face.sizes]), avg(o.expected)]
+        press(app, "ok")  # the cursor on the hint's size (issue 48)
+        assert moves(app)[n0 + 2:n0 + 4][0] == f"size {adv.size_choice[face].letter}"
         seen_two += 1
     assert seen_one and seen_two
 

@@ -36,6 +36,17 @@ SETUP_DRAWS = (
 STACK_DRAWS = "ok,ok,ok,down,ok,down,ok,down,ok"  # A = rL rM rS, B = yL yM yS (U-7)
 
 
+def ok_or_pass(app) -> None:
+    """OK, the habit; at an auction where every stack has a bid the cursor is on A (issue
+    48), where it was on Pass: UP, OK passes, as OK did."""
+    top = app.top
+    if isinstance(top, UndercutScreen) and top.state.phase == "bidding" and all(top.state.bids) \
+            and top.index == 0:
+        press(app, "up,ok")
+    else:
+        press(app, "ok")
+
+
 def game_screen(app) -> UndercutScreen:
     return next(s for s in reversed(app.stack) if isinstance(s, UndercutScreen))
 
@@ -212,7 +223,7 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
 
     # P3 tries rM on A: 2 pips/1 piece is not lower than 2 pips/1 piece (U-9)
     before = state(app)
-    press(app, "down,ok,down,down,ok")
+    press(app, "ok,down,down,ok")  # every stack has a bid: the cursor on A, not Pass (issue 48)
     assert isinstance(app.top, BidPicker)
     assert_matches_reference(app.frame(), "undercut_bid_picker")
     press(app, "ok")
@@ -232,8 +243,9 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert isinstance(app.top, Report) and app.top.title == "Bid undercut"
     press(app, "ok")
 
-    # P1 passes: the cursor is on Pass (every stack has a bid); small; the table draws rS
-    press(app, "ok")
+    # P1 passes: every stack has a bid, the cursor on A (issue 48), UP wraps to Pass;
+    # small; the table draws rS
+    press(app, "up,ok")
     assert isinstance(app.top, Message) is False
     press(app, "ok")
     st = state(app)
@@ -344,7 +356,7 @@ def test_a_virtual_round_keeps_75_pieces_and_resumes_on_the_same_screen(tmp_path
     assert len(st.piece_census()) == 75
     for _ in range(3):
         press(app, "ok,ok")  # zero bids on A, B, C (U-9)
-    press(app, "ok,ok")  # P4 passes, small
+    press(app, "up,ok,ok")  # P4 passes (UP wraps from A to Pass, issue 48), small
     st = state(app)
     assert st.round == 2 and st.start == 3 and st.scores()[3] >= 1 and len(st.piece_census()) == 75
     while not isinstance(app.top, UndercutScreen):
@@ -425,7 +437,7 @@ def test_the_end_is_said_after_the_turn_ins_that_reached_it_U6_U12(tmp_path):
             titles.append(top.title)
         if state(app).end_triggered and "End triggered" in titles:
             break
-        press(app, "ok")
+        ok_or_pass(app)
     end = titles.index("End triggered")
     assert titles[end - 1] == "Only one move", titles
     assert titles[end - 2].startswith("Round"), titles
@@ -443,7 +455,7 @@ def test_the_undo_question_names_the_pass_it_takes_back_U11(tmp_path):
     for _ in range(100):  # every take "one of each size", zero bids, the pass a small
         if state(app).round == 2 and state(app).phase == "bidding" and isinstance(app.top, UndercutScreen):
             break
-        press(app, "ok")
+        ok_or_pass(app)
     before_pass = [s for s in game_screen(app).session.fold.states if s.round == 1][-1]
     passer = before_pass.players[before_pass.active]
     press(app, "hold-back")
@@ -471,7 +483,7 @@ def test_ok_on_a_long_round_summary_shows_its_end_before_closing_it_U11(tmp_path
     assert state(app).n == 5 and len(state(app).stacks) == 4  # U-7
     for _ in range(4):
         press(app, "ok,ok")  # zero bids on A to D (U-9)
-    press(app, "ok,ok")  # P5 passes, small (U-11)
+    press(app, "up,ok,ok")  # P5 passes (UP wraps from A to Pass, issue 48), small (U-11)
     top = app.top
     assert isinstance(top, Report) and top.title == "Round 1 over"
     assert len(top.lines) > top.shown and top.lines[-1] == "P5 starts round 2."
@@ -494,7 +506,7 @@ def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path)
         press(app, "ok")
     for _ in range(4):
         press(app, "ok,ok")  # zero bids on A to D (U-9)
-    press(app, "ok,ok")  # P5 passes, small (U-11)
+    press(app, "up,ok,ok")  # P5 passes (UP wraps from A to Pass, issue 48), small (U-11)
     shown = [(s.title, s.lines) for s in reversed(app.stack) if isinstance(s, Report)]
     assert shown[0][0] == "Round 1 over"
     after = state(app)
@@ -590,7 +602,7 @@ def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
         press(app, "ok")
     CLIPS.reset()
     img = press(app, "ok,ok,down")  # Alexandra bids zero on A: her name is on the right of row A
-    assert any("Alexandr" in it.right for it in game_screen(app).rows())
+    assert any(it.right.startswith("Alexa") for it in game_screen(app).rows())  # whole or "Alexa~"
     for _ in range(8):
         img = press(app, "down")  # the rows under the name: no text in the last cell before the mark
         assert not any(img.getpixel((x, y)) for x in range(121, 127) for y in range(31, 64)), "text by the mark"
@@ -633,7 +645,7 @@ def test_a_5_player_round_summary_shows_its_end_on_the_first_ok_and_closes_on_th
                 if state(app).round > 2:
                     break
                 continue
-            press(app, "ok")
+            ok_or_pass(app)
         assert checked >= 4
     finally:
         i18n.set_language("en")

@@ -376,7 +376,7 @@ def test_whose_turn_scores_and_verdicts_are_large(tmp_path, language, monkeypatc
                 assert short in bigs and str(top.advice().bank_score) in bigs
                 seen.add("turn")
             elif st.phase == "over":
-                assert st.players[st.winner][:10] in bigs and str(st.totals[st.winner]) in bigs
+                assert short_names(st.players, 10)[st.winner] in bigs and str(st.totals[st.winner]) in bigs
                 w.key("ok")  # the scoreboard
                 bigs.clear()
                 w.draw()

@@ -61,17 +61,17 @@ SHEET_GAME = ",".join([
 ])
 FULL_ROUND = ",".join([
     FULL_3_PHYSICAL, SETUP_DRAWS,
-    "back,down,ok,ok,back,back",    # the hands, one hand, back to the game
+    "back,down,ok,ok,back,back,back",  # the hands, one hand, the session menu, the game
     STACK_DRAWS,
     "back,down,down,ok,pages",      # Why in the auction
     "up,ok,ok,down",                # Pass refused: a stack has no bid; back to A
     "ok,down,down,ok,ok",           # P1 bids yM on A
     "ok,ok",                        # P2: the marker alone on B
-    "down,ok,down,down,ok",         # P3 picks rM for A: too high
+    "ok,down,down,ok",              # P3 (the cursor on A, issue 48) picks rM for A: too high
     "ok,ok",                        # refused (the engine's message), dismissed
     "down,down,ok,up,ok",           # rM back to none; yS instead; bid: P1 is undercut
     "ok",                           # the undercut's note
-    "ok",                           # P1 passes: the size menu
+    "up,ok",                        # P1 passes (UP from A to Pass): the size menu
     "ok,ok",                        # small; red
     "ok,pages",                     # the round summary, the turn-ins played for P2 and P3
     "right,right,ok",               # scores, combo values

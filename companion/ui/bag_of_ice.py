@@ -47,18 +47,18 @@ from ..games.boi_odds import Advice, advice_for, table
 from ..games.boi_win import WinAdvice
 from ..i18n import N_, _, ngettext
 from ..io import Key
-from ..names import short_names
+from ..names import SHORT, short_names
 from ..pieces import Color, DieFace, Piece, Size
 from ..session import Session
 from ..shown import Shown
-from .base import SessionScreen, state_as
+from .base import SessionScreen, close_scores, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
 from ..plugins.bag_of_ice import bust_cause, bust_lost, bust_word
 from ..words import pieces as words
 from ..words.pieces import color_word, pips_text, size_word
-from ..words.table import avg, hint_word, pct
+from ..words.table import apart, avg, hint_word, pct
 
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Host as App  # the seam: what a screen may ask of the app
@@ -404,7 +404,9 @@ def board_names(names: tuple[str, ...]) -> tuple[str, ...]:
     if n > 6:
         return short_names(names, 5)
     cols = min(3, n) if n != 4 else 2
-    return short_names(names, (WIDTH // cols) // CHAR_W - 2)  # a column for the turn mark
+    # the turn mark takes a column where that leaves the names their one short form,
+    # else draw_scoreboard underlines the player instead (issue 48)
+    return short_names(names, max((WIDTH // cols) // CHAR_W - 2, min(SHORT, (WIDTH // cols) // CHAR_W - 1)))
 
 
 class ScoreScreen(Screen):
@@ -433,7 +435,9 @@ class ScoreScreen(Screen):
         elif key == Key.OK:
             app.push(Report(titled(_("{name}: {n}").format(n=st.totals[self.index], name="{name}"), st, self.index),
                             history_lines(st, self.index)))
-        elif key in (Key.BACK, Key.LEFT, Key.RIGHT):
+        elif key == Key.BACK:
+            close_scores(app)
+        elif key in (Key.LEFT, Key.RIGHT):
             app.pop()
 
 
@@ -642,11 +646,13 @@ class BagOfIceScreen(SessionScreen):
             return Item(f"{color_word(m.piece.color)} {m.piece}", act,
                         right=_("BUST") if bust else ngettext("{n} left", "{n} left", n).format(n=n))
         if isinstance(m, PickSize):  # B-9: bust chance and expected score (or win chance, B-10) per size
-            o_ = self.advice().per_size[m.size]
+            per = self.advice().per_size
+            o_ = per[m.size]
             w = self.win()
-            figure = f"{round(w.per_size[m.size] * 100)}%" if w is not None else avg(o_.expected)
-            return Item(size_word(m.size), act,
-                        right=f"{round(float(o_.bust_chance) * 100):>4}% {figure:>5}")
+            figure = (apart(w.per_size[m.size], w.per_size.values()) if w is not None
+                      else avg(o_.expected))
+            risk = apart(o_.bust_chance, [x.bust_chance for x in per.values()])
+            return Item(size_word(m.size), act, right=f"{risk:>5} {figure:>5}")
         if isinstance(m, Roll):
             w = self.win()
             right = (self.win_text(w.draw) if w is not None
@@ -710,13 +716,27 @@ class BagOfIceScreen(SessionScreen):
             return 0
         return bank
 
+    def advised_size_row(self) -> tuple[int, Size | None]:
+        """On a two-size face with the hints shown, the row of the size the
+        screen advises (to win, B-10, else B-9's hint) and that size; else (0, None)."""
+        st: BagOfIceState = self.state
+        if st.phase != Phase.SIZE or st.face is None or not self.show_hints:
+            return 0, None
+        w = self.win()
+        size = (w or self.advice()).size_choice.get(st.face)
+        options = self.decision().options
+        row = next((i for i, o in enumerate(options) if isinstance(o.move, PickSize) and o.move.size == size), 0)
+        return row, size
+
     def sync(self) -> list[Item]:
         """The rows of the position; the cursor goes back to the first row
-        (Roll & draw, the smaller size...) whenever the position changes; on
-        Bank when banking now wins the game (B-6, where B-9's hint is "bank"):
-        the habitual single OK must not roll a win away (QA #11)."""
+        (Roll & draw...) whenever the position changes; on Bank when banking
+        now wins the game (B-6, where B-9's hint is "bank"): the habitual
+        single OK must not roll a win away (QA #11); on a two-size face, on
+        the size the hint line advises (issue 48: it sat on the smaller)."""
         rows = self.rows()
-        self.list.sync(self.state, rows, default=self.winning_bank_row())
+        size_row, size = self.advised_size_row()
+        self.list.sync(self.state, rows, default=self.winning_bank_row() or size_row, extra=size)
         self._seen = self.state  # what after_undo compares with (B-3)
         return rows
 

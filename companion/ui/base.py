@@ -144,6 +144,16 @@ class SessionScreen(CursorScreen):
         """Override: the game's own keys."""
 
 
+def close_scores(app: "App") -> None:
+    """BACK on a game's scores: back to the game; a finished game's session menu opens
+    at once, "Leave" first, so that a finished game is left with BACK, OK from its
+    scores as from its winner screen (issue 48: it took BACK, BACK, OK)."""
+    app.pop()
+    under = app.top
+    if isinstance(under, SessionScreen) and under.session.finished:
+        under.open_menu(app)
+
+
 def history_screen(session: Session) -> Screen:
     """Every move of the session, newest first; undone ones marked with x."""
     def items() -> list[Item]:

@@ -47,11 +47,11 @@ from ..names import reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
 from ..shown import Shown
-from .base import SessionScreen, state_as
+from .base import SessionScreen, close_scores, state_as
 from .bottoms_up_check import TableField
 from .bottoms_up_parts import LINE_CHARS, ROW_CHARS, SIZES, Pages, PieceGrid, field_lines, log_lines, stack_text
 from .common import Option, OptionsSetup, draw_scoreboard, players_screen
-from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
+from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, big_width, wrap
 from .join import draw_qr, qr_matrix
 from .widgets import ChoiceList, Item, Menu, Message, Screen
 from ..words.pieces import color_word, piece_color_word, piece_size_word
@@ -287,9 +287,11 @@ def draw_secret(c: Canvas, st: BottomsUpState, seat: int, address: str | None = 
     room = (WIDTH - left) // CHAR_W
     name = short_names(st.players, room)[seat]
     c.text(left, 0, name[:room])
-    if show_color:
-        if len(word) * CHAR_W * 2 <= WIDTH - left:
+    if show_color:  # large, as every color: "yellow" just misses the room, drawn tight (issue 48)
+        if big_width(word) <= WIDTH - left:
             c.big(left, 9, word, scale=2)
+        elif big_width(word, tight=True) <= WIDTH - left:
+            c.big(left, 9, word, scale=2, tight=True)
         else:
             c.text(left, 14, word[:room])
         # each line at most 10 cells: the room beside a 62-pixel code
@@ -653,7 +655,9 @@ class ScoreBoard(Screen):
         if key in (Key.OK, Key.RIGHT, Key.DOWN):
             app.pop()
             app.push(breakdown_screen(self.st))
-        elif key in (Key.BACK, Key.LEFT):
+        elif key == Key.BACK:
+            close_scores(app)
+        elif key == Key.LEFT:
             app.pop()
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..config import change
 from ..i18n import _
 from ..io import Key
-from ..names import short_names
+from ..names import SHORT, short_names
 from ..shown import Shown
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, wrap
 from .keyboard import NameKeyboard
@@ -54,11 +54,11 @@ class PlayersSetup(Menu):
     """Names of ``n`` players: each row opens a name entry; "Start" finishes."""
 
     def __init__(self, title: str, names: list[str], on_done: Callable[["App", list[str]], Any],
-                 *, done_label: str = ""):
+                 *, done_label: str = "", on_back: Callable[["App"], Any] | None = None):
         self.names = names
         self.done = on_done
         self.done_label = done_label or _("Next >")
-        super().__init__(title, self._rows)
+        super().__init__(title, self._rows, on_back=on_back)
 
     def _rows(self) -> list[Item]:
         rows = [Item(f"{i + 1}. {n}", bound(self._edit, i)) for i, n in enumerate(self.names)]
@@ -103,11 +103,14 @@ class PlayersSetup(Menu):
 def players_screen(title: str, default: int, lo: int, hi: int,
                    on_done: Callable[["App", list[str]], Any], *, hint: str = "") -> Screen:
     """The number of players (``lo`` to ``hi``), then their names, then
-    ``on_done(app, names)``: the first screens of every game's setup."""
+    ``on_done(app, names)``: the first screens of every game's setup. BACK from
+    the names goes back to the count, as it was set (issue 48: it skipped it)."""
     def got_count(a: "App", n: int) -> None:
-        a.push(PlayersSetup(_("{game}: names").format(game=_(title)), player_defaults(a, n), on_done))
-    return NumberPicker(_("{game}: players").format(game=_(title)), default, lo, hi, got_count,
-                        hint=hint or _("{lo} to {hi} players").format(lo=lo, hi=hi))
+        a.push(PlayersSetup(_("{game}: names").format(game=_(title)), player_defaults(a, n), on_done,
+                            on_back=lambda b: (b.pop(), b.push(picker))))
+    picker = NumberPicker(_("{game}: players").format(game=_(title)), default, lo, hi, got_count,
+                          hint=hint or _("{lo} to {hi} players").format(lo=lo, hi=hi))
+    return picker
 
 
 @dataclass
@@ -197,14 +200,20 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
     w = WIDTH // cols
     rows = (n + cols - 1) // cols
     h = (HEIGHT - y) // max(rows, 1)
-    room = w // CHAR_W - 1 - max((len(t) for t in marks), default=0)
-    short = short_names(list(names), room)
+    room = w // CHAR_W - 1
+    tagged = room - max((len(t) for t in marks), default=0)
+    # a tag after the names would cut one tighter than its one short form (names.SHORT):
+    # the tagged name is underlined instead (issue 48: "Maxi~>" beside "Maxim~" elsewhere)
+    under = any(len(n) > tagged for n in names) and tagged < SHORT
+    short = short_names(list(names), room if under else tagged)
     for i, (name, s) in enumerate(zip(short, scores)):
         r, k = divmod(i, cols)
         x0, y0 = k * w, y + r * h
         tag = marks[i] if i < len(marks) else ""
-        label = name + tag
+        label = name if under else name + tag
         c.text(x0 + 1, y0, label, invert=(i == mark))
+        if under and tag:
+            c.d.line((x0 + 1, y0 + LINE_H - 1, x0 + CHAR_W * len(name), y0 + LINE_H - 1), fill=0 if i == mark else 1)
         c.big(x0 + 2, y0 + 10, str(s), 2)
 
 

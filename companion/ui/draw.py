@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .glyphs import render, table
+from .glyphs import render, render_tight, table
 
 from ..io import HEIGHT, WIDTH
 from ..pieces import Color, Piece, Size
@@ -70,9 +70,16 @@ def new_frame() -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def _big_glyphs(text: str, scale: int) -> Image.Image:
+def _big_glyphs(text: str, scale: int, tight: bool = False) -> Image.Image:
+    if tight:
+        return render_tight(text, scale)
     small = render(text)
     return small.resize((small.width * scale, LINE_H * scale), Image.Resampling.NEAREST)
+
+
+def big_width(s: str, scale: int = 2, *, tight: bool = False) -> int:
+    """The pixels ``s`` takes in the large font (``tight``: each character as wide as its ink)."""
+    return _big_glyphs(s, scale, tight).width if tight else CHAR_W * scale * len(s)
 
 
 class Canvas:
@@ -120,12 +127,12 @@ class Canvas:
             if right >= NEAR_MARK and a <= bottom and top <= b:
                 CLIPS.add(s)
 
-    def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False) -> None:
+    def big(self, x: int, y: int, s: str, scale: int = 2, *, invert: bool = False, tight: bool = False) -> None:
         if DRAWN is not None:
             DRAWN.append(s)
-        if x + CHAR_W * scale * len(s) > WIDTH + scale:  # past the right edge: cut, counted
+        if x + big_width(s, scale, tight=tight) > WIDTH + scale:  # past the right edge: cut, counted
             CLIPS.add(s)
-        g = _big_glyphs(s, scale)
+        g = _big_glyphs(s, scale, tight)
         if invert:
             self.d.rectangle((x, y, x + g.width - 1, y + g.height - 1), fill=1)
             self.image.paste(0, (x, y), g)

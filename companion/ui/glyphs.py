@@ -113,3 +113,25 @@ def render(text: str) -> Image.Image:
         if ch != " ":
             im.paste(_glyph(ch), (i * w, 0))
     return im
+
+
+@lru_cache(maxsize=256)
+def render_tight(text: str, scale: int = 1) -> Image.Image:
+    """``text`` as ``render`` draws it ``scale`` times larger, but each character only as
+    wide as its ink and one blank pixel column between them (a space: ``2 * scale``):
+    a word that just misses its room in the large font ("yellow" beside a QR code,
+    issue 48) still fits, in the same height."""
+    w, h, _glyphs = table()
+    cells = []
+    for ch in unicodedata.normalize("NFC", text):
+        g = _glyph(ch)
+        box = g.getbbox()
+        cell = g.crop((box[0], 0, box[2], h)) if box and ch != " " else Image.new("1", (2, h), 0)
+        cells.append(cell.resize((cell.width * scale, h * scale), Image.Resampling.NEAREST))
+    width = sum(c.width for c in cells) + max(0, len(cells) - 1)
+    im = Image.new("1", (max(1, width), h * scale), 0)
+    x = 0
+    for c in cells:
+        im.paste(c, (x, 0))
+        x += c.width + 1
+    return im

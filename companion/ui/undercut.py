@@ -46,11 +46,11 @@ from ..games.undercut_moves import (
 )
 from ..i18n import N_, _, ngettext
 from ..io import Key
-from ..names import NAME_MAX, reads_as, short_names
+from ..names import NAME_MAX, SHORT, reads_as, short_names
 from ..pieces import Piece, Size
 from ..session import Session
 from ..shown import Shown
-from .base import SessionScreen, state_as
+from .base import SessionScreen, close_scores, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
@@ -419,7 +419,9 @@ class ScoreScreen(Screen):
         (draw_combo_values if self.page else draw_scores)(c, state_as(UndercutState, self.session.state))
 
     def on_key(self, key: Key, app: "App") -> None:
-        if key in (Key.OK, Key.BACK):
+        if key == Key.BACK:
+            close_scores(app)
+        elif key == Key.OK:
             app.pop()
         elif key in (Key.LEFT, Key.RIGHT, Key.UP, Key.DOWN):
             self.page = 1 - self.page
@@ -493,7 +495,8 @@ class UndercutScreen(SessionScreen):
     def menu_items(self, app: "App") -> list[Item]:
         items = [Item(_("Scores"), lambda a: (a.pop(), a.push(ScoreScreen(self.session))))]
         if self.state.full:
-            items.append(Item(_("Hands"), lambda a: (a.pop(), a.push(hands_menu(self.session)))))
+            # over the session menu: BACK from the hands goes back to it, as it came (issue 48)
+            items.append(Item(_("Hands"), lambda a: a.push(hands_menu(self.session))))
         return items
 
     def session_title(self) -> str:
@@ -629,8 +632,10 @@ class UndercutScreen(SessionScreen):
     def default_index(self, d: Decision, rows: list[Item]) -> int:
         st: UndercutState = self.state
         if d.kind == Kind.BID:
+            # a stack still without a bid, else the first stack: never Pass, which a habitual
+            # OK after the "Bid undercut" page would open (issue 48); Pass is the last row
             missing = stacks_left_without_bid(st)
-            return missing[0] if missing else len(rows) - 1
+            return missing[0] if missing else 0
         if d.kind == Kind.WHO_PASSED:  # U-11: the list in seat order, the cursor on its first seat
             return 0  # every round alike: k DOWNs name seat k + 1 (not the last passer, QA #13)
         if d.kind == Kind.TAKE:
@@ -716,13 +721,15 @@ class UndercutScreen(SessionScreen):
             big_line(c, TITLE_H + 1, short_names(st.players, BIG_CHARS)[st.winners[0]])
         else:  # the winners in two small lines
             per = -(-k // 2)
-            width = (LINE - 2 * (per - 1)) // per
+            width, sep = (LINE - 2 * (per - 1)) // per, ", "
+            if width < SHORT:  # the names' one short form before the spaces (issue 48)
+                width, sep = (LINE - (per - 1)) // per, ","
             names = short_names(st.players, width)
             won = [names[i] for i in st.winners]
             for r in range(2):
                 part = won[r * per:(r + 1) * per]
                 if part:
-                    c.center(TITLE_H + 1 + r * LINE_H, ", ".join(part))
+                    c.center(TITLE_H + 1 + r * LINE_H, sep.join(part))
         pts = st.points[st.winners[0]]
         c.center(TITLE_H + 22, fit(ngettext("{n} point", "{n} points", pts).format(n=pts), LINE))
         # how the tie was broken (U-13, U-14): the outcome's code, worded by the game's plug-in

@@ -286,8 +286,13 @@ class Menu(CursorScreen):
 
 
 class NumberPicker(Screen):
-    """Pick an integer: UP/DOWN +-step, LEFT/RIGHT +-10 steps, stopping at the ends
-    (``lo``/``hi`` or the first and last of ``choices``); OK done, BACK cancel."""
+    """Pick an integer: UP/DOWN +-step, stopping at the ends (``lo``/``hi`` or the
+    first and last of ``choices``); OK done, BACK cancel. LEFT/RIGHT step as the
+    "-" and "+" drawn at the sides say: one step where the values are few (a
+    player count: LEFT from 3 gave 1, issue 48), else ten, and the sides then
+    read "-10" and "+10"."""
+
+    FEW = 20  # at most this many values: LEFT/RIGHT step by one
 
     def __init__(self, title: str, value: int, lo: int, hi: int, on_done: Callable[["App", int], Any],
                  *, step: int = 1, fmt: Callable[[int], str] = str, hint: str = "",
@@ -300,6 +305,12 @@ class NumberPicker(Screen):
         self.fmt = fmt
         self.hint = hint
 
+    @property
+    def side_step(self) -> int:
+        """The steps LEFT and RIGHT take: 1 on a small range, else 10."""
+        n = len(self.choices) if self.choices else (self.hi - self.lo) // max(1, self.step) + 1
+        return 1 if n <= self.FEW else 10
+
     def _move(self, d: int) -> None:
         if self.choices:
             i = self.choices.index(self.value) if self.value in self.choices else 0
@@ -311,8 +322,9 @@ class NumberPicker(Screen):
         c.title(self.title)
         s = self.fmt(self.value)
         c.center(TITLE_H + 8, s, scale=2 if len(s) <= 10 else 1)
-        c.text(2, TITLE_H + 8, "-")
-        c.text(WIDTH - 8, TITLE_H + 8, "+")
+        minus, plus = ("-", "+") if self.side_step == 1 else ("-10", "+10")
+        c.text(2, TITLE_H + 8, minus)
+        c.text(WIDTH - 2 - len(plus) * CHAR_W, TITLE_H + 8, plus)
         c.center(54, self.hint or _("OK: set, BACK: cancel"))
 
     def on_key(self, key: Key, app: "App") -> None:
@@ -321,9 +333,9 @@ class NumberPicker(Screen):
         elif key == Key.DOWN:
             self._move(-1)
         elif key == Key.RIGHT:
-            self._move(10)
+            self._move(self.side_step)
         elif key == Key.LEFT:
-            self._move(-10)
+            self._move(-self.side_step)
         elif key == Key.OK:
             app.pop()
             self.on_done(app, self.value)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, Iterable
 
 from ..engine import CHANCE, TERMINAL, State
 from .. import plugins
@@ -34,6 +34,19 @@ def pct(x: Fraction | float) -> str:
     if v in (0.0, 100.0):
         return f"{v:.0f}%"
     return decimal(f"{v:.1f}%")
+
+
+def apart(x: Fraction | float, alike: Iterable[Fraction | float]) -> str:
+    """A chance in whole percent ("56%"), or with as many decimals as tell it from
+    another of ``alike`` that differs ("55.6%", "53.41%", at most two): the two
+    sizes' figures must tell them apart (issue 48: "56%" twice while the hint said large)."""
+    v = float(x) * 100
+    others = [float(y) * 100 for y in alike if float(y) != float(x)]
+    for digits in (0, 1, 2):
+        text = f"{v:.{digits}f}"
+        if all(f"{o:.{digits}f}" != text for o in others):
+            break
+    return decimal(text + "%")
 
 
 def avg(x: float) -> str:
