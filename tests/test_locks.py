@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")
 
-# The platforms the locks are made for (README, "Pinned dependencies"): Raspberry Pi OS
+# The platforms the locks are made for (docs/development.md, "Pinned dependencies"): Raspberry Pi OS
 # Bookworm's Python 3.11 on aarch64 and armv7l, and Linux x86_64.
 PLATFORMS = [
     {"platform_machine": m, "sys_platform": "linux", "python_version": "3.11",
