@@ -1,4 +1,4 @@
-"""Print a digest of everything a record or a scripted session shows (issue 22).
+"""Print a digest of everything a record or a scripted session shows.
 
     python -m tests.hashprobe            # one line per output: "<name> <sha256>"
 
@@ -68,7 +68,7 @@ def random_record(game: str, seed: int) -> str:
     return dumps(game, setup, events)
 
 
-# The issue's record: yL gL cL pM cM gM yS pS pS drawn one at a time, then banked (B-5).
+# A record whose turn score has more than one arrangement: yL gL cL pM cM gM yS pS pS drawn one at a time, then banked (B-5).
 ISSUE_TURN = ["yL", "gL", "cL", "pM", "cM", "gM", "yS", "pS", "pS"]
 
 

@@ -1,4 +1,4 @@
-"""Bag of Ice advice to win the game, two players (B-10, issue 18)."""
+"""Bag of Ice advice to win the game, two players (B-10)."""
 from __future__ import annotations
 
 import struct

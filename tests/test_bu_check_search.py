@@ -1,4 +1,4 @@
-"""Bottoms Up check mode's search (issues 12 and 15): the claim-guided order
+"""Bottoms Up check mode's search: the claim-guided order
 and the cuts never change an answer, against an exhaustive search.
 
 The exhaustive search here is independent of ``bu_check``: it tries every
@@ -96,7 +96,7 @@ def test_the_search_agrees_with_an_exhaustive_search(seed):
 
 
 def test_one_expansion_step_serves_both_phases(monkeypatch):
-    """Issue 12: breadth first and best first apply options through the same
+    """Breadth first and best first apply options through the same
     ``_Search.step``, and every position the budget counts is one step."""
     callers: list[str] = []
     step = bu_check._Search.step
@@ -195,12 +195,12 @@ def _issue_42_claims():
 
 @pytest.mark.parametrize("factor", [10, 100])
 def test_same_verdicts_with_a_slower_clock(factor):
-    """Issue 42: the budget is counted in positions, so a machine 10 times
+    """The budget is counted in positions, so a machine 10 times
     slower than this one (and 100 times: 10 times slower than a Pi Zero 2 W,
     itself about 10 times slower than a PC) gives the same verdicts; the time
     guard is a safety net that never fires on them. The old 0.9 s guard gave
     other answers at 100 times (the budget's 300 positions take about 0.04 s
-    here) and on the issue's emulated arm64 (144 positions explored, not 300)."""
+    here) and on an emulated arm64 (144 positions explored, not 300)."""
     for name, before, move, table in _issue_42_claims():
         a = check(before, move, table)
         b = check(before, move, table, clock=slowed(factor))
@@ -232,7 +232,7 @@ def test_bench_reports_issue_15_keys():
     assert set(keys) <= set(fig)
     assert fig["bu_check_claims"] > 0 and fig["bu_check_wrong"] == 0
     assert "bu_check_same_verdict_slow" in main.KEYS and main.GOALS["bu_check_same_verdict_slow"] == (">=", 1.0)
-    assert fig["bu_check_same_verdict_slow"] == 1.0  # issue 42: the same answers on a machine ten times slower
+    assert fig["bu_check_same_verdict_slow"] == 1.0  # the same answers on a machine ten times slower
     assert 0 <= fig["bu_check_complete_rate"] <= 1 and fig["bu_check_p50_s"] <= fig["bu_check_p99_s"]
 
 
@@ -282,7 +282,7 @@ def test_the_stress_bench_runs_and_finds_no_wrong_answer():
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_verdict_screen_says_time_ran_out(lang):
-    """Issue 42: an answer the time guard stopped is titled "not found" and says
+    """An answer the time guard stopped is titled "not found" and says
     that time ran out, never what the budget rules out nor "not reachable"."""
     from bench.bu_check import HARD
     from companion import i18n

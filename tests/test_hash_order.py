@@ -1,4 +1,4 @@
-"""Same record, same screen, in every process (issue 22).
+"""Same record, same screen, in every process.
 
 Python randomises ``str`` and ``Enum`` hashes per process (PYTHONHASHSEED), so
 anything that iterates a set or picks among equals by hash order changes from

@@ -1,4 +1,4 @@
-"""The message catalog (issue 21) and the player-name rules (issue 13)."""
+"""The message catalog and the player-name rules."""
 from __future__ import annotations
 
 import unicodedata
@@ -64,7 +64,7 @@ def test_short_names_fit_and_stay_distinct(names, width):
     assert len(set(short)) == len(short)
     assert all(s == n for s, n in zip(short, names) if len(n) <= width)
     assert short == short_names(names, width)  # the same cut every time
-    for s, n in zip(short, names):  # the start kept, nothing added (QA #4: no digit, no mark)
+    for s, n in zip(short, names):  # the start kept, nothing added (no digit, no mark)
         assert s[:1] == n[:1] and set(s) <= set(n)
 
 
@@ -81,18 +81,18 @@ def test_similar_names_stay_distinct_at_every_width(names, width):
 
 
 def test_similar_long_names_are_shortened_recognisably():
-    """QA #4: "Marie-1", "Mari->", "MariC" were distinct but nobody's name. The
+    """Shortened names such as "Marie-1", "Mari->", "MariC" were distinct but nobody's name. The
     rule keeps each start and the letters that tell the names apart."""
-    qa = ["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana"]
-    assert short_names(qa, 9) == ("M-Claire", "M-Claude", "Marie-Chl", "Maximilie", "Maximilia")
-    assert short_names(qa, 8) == ("M-Claire", "M-Claude", "Marie-Ch", "Maxienne", "Maximana")
-    assert short_names(qa, 7) == ("M-Clair", "M-Claud", "M-Chloé", "Maxienn", "Maxiana")
-    assert short_names(qa, 10) == ("Marie-Clai", "Marie-Clau", "Marie-Chlo", "Maximilien", "Maximilian")
+    similar = ["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana"]
+    assert short_names(similar, 9) == ("M-Claire", "M-Claude", "Marie-Chl", "Maximilie", "Maximilia")
+    assert short_names(similar, 8) == ("M-Claire", "M-Claude", "Marie-Ch", "Maxienne", "Maximana")
+    assert short_names(similar, 7) == ("M-Clair", "M-Claud", "M-Chloé", "Maxienn", "Maxiana")
+    assert short_names(similar, 10) == ("Marie-Clai", "Marie-Clau", "Marie-Chlo", "Maximilien", "Maximilian")
     assert short_names(["Élodie-Marie", "Zoë"], 7) == ("Élodie", "Zoë")  # no hanging hyphen
     assert short_names(["Jean Dupont", "Jean Dupond", "Jean Durand"], 7) == ("J Dupot", "J Dupod", "J Duran")
     assert short_names(["Ann", "Ann"], 2) == ("An", "An")  # identical full names: nothing tells them apart
     for width in range(3, 13):  # never a digit or a mark, whatever the room
-        assert not any(ch.isdigit() or ch in "~>" for s in short_names(qa, width) for ch in s)
+        assert not any(ch.isdigit() or ch in "~>" for s in short_names(similar, width) for ch in s)
 
 
 def test_the_drawing_layer_counts_what_it_cuts():
@@ -190,7 +190,7 @@ def test_no_french_text_puts_de_before_a_name():
     assert bad == []
 
 
-# ---- issue 31: the catalog check compares messages, not the tool that wrote them
+# ---- the catalog check compares messages, not the tool that wrote them
 
 def _compiled_fr(monkeypatch, babel_version: str, edit=None) -> bytes:
     """The French .po compiled as Babel ``babel_version`` would write it (its
@@ -245,7 +245,7 @@ def test_a_mo_with_another_plural_rule_still_fails(monkeypatch, tmp_path):
 
 
 def test_text_that_meets_a_scroll_bar_is_counted():
-    """Issue 34: "Alexandra" in the auction list and the bid picker's "0/1" ended one
+    """Once "Alexandra" in the auction list and the bid picker's "0/1" ended one
     column before the scroll mark (their cells reached column 126) and were not
     counted. A text whose cells reach the column beside a scroll mark, in rows the
     mark runs along, is counted, drawn before or after the mark."""

@@ -1,5 +1,5 @@
 """The display after a bus fault, against a controller model that can catch a
-real mistake (issue 19). The real luma drivers, through ``open_display`` as
+real mistake. The real luma drivers, through ``open_display`` as
 the device uses it, on a recording I2C bus that feeds tests/oled_model.py."""
 from __future__ import annotations
 
