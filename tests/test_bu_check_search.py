@@ -185,7 +185,7 @@ def test_same_answer_twice_on_a_whole_game_claim():
         assert a.to_json() == b.to_json(), name
 
 
-def _issue_42_claims():
+def _whole_budget_claims():
     from bench.bu_check import HARD, claims, table_of
     for name, field, placement, table in HARD:  # each spends the whole budget of 300 positions
         yield name, position({"players": P4}, field), placement, table
@@ -201,7 +201,7 @@ def test_same_verdicts_with_a_slower_clock(factor):
     guard is a safety net that never fires on them. The old 0.9 s guard gave
     other answers at 100 times (the budget's 300 positions take about 0.04 s
     here) and on an emulated arm64 (144 positions explored, not 300)."""
-    for name, before, move, table in _issue_42_claims():
+    for name, before, move, table in _whole_budget_claims():
         a = check(before, move, table)
         b = check(before, move, table, clock=slowed(factor))
         assert not b.timed_out, name
@@ -223,7 +223,7 @@ def test_the_time_guard_says_time_ran_out():
     assert not full.timed_out and full.explored == 300 and full.to_json()["timed_out"] is False
 
 
-def test_bench_reports_issue_15_keys():
+def test_bench_reports_the_check_mode_keys():
     import bench.__main__ as main
     from bench.bu_check import measure_claims
     keys = ["bu_check_claims", "bu_check_complete_rate", "bu_check_wrong", "bu_check_p50_s", "bu_check_p99_s"]

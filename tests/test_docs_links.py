@@ -131,3 +131,11 @@ def test_the_readme_names_no_ruling_or_issue_ids_and_nests_no_parentheses():
         depth += {"(": 1, ")": -1}.get(ch, 0)
         deepest = max(deepest, depth)
     assert deepest <= 1
+
+
+def test_the_readme_and_guides_send_players_to_settings_for_the_language():
+    """French is Settings > Language, the device's first setting: no reader is told to edit a file."""
+    for path in prose_stats.default_files():
+        assert 'language = "fr"' not in path.read_text(encoding="utf-8"), path.name
+    bag_of_ice = (ROOT / "README.md").read_text(encoding="utf-8").split("### Bag of Ice", 1)[1].split("\n#", 1)[0]
+    assert "Settings > Language" in bag_of_ice

@@ -26,7 +26,7 @@ def settings(unit: Path = UNIT) -> dict[str, list[str]]:
     return out
 
 
-def test_unit_has_what_the_issue_asks_for():
+def test_unit_has_the_settings_the_device_needs():
     s = settings()
     one = {k: v[-1] for k, v in s.items()}
     assert one["Type"] == "notify" and one["NotifyAccess"] == "main"

@@ -36,7 +36,7 @@ def test_the_packaged_profiles():
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_pins_match_the_issue(name):
+def test_pins_match_the_boards_pin_tables(name):
     p = get_profile(name)
     assert {b.name: b.pin for b in p.buttons} == EXPECTED[name]
     keys = {b.name: b.key for b in p.buttons}

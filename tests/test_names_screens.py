@@ -65,7 +65,7 @@ def test_bottoms_up_titles_name_the_active_player_recognisably(tmp_path):
     assert "Marie-Claire: bS on A" in texts and "turn 1" not in texts
 
 
-def test_names_in_a_script_the_font_lacks_draw_apart_issue_34(tmp_path):
+def test_names_in_a_script_the_font_lacks_draw_apart(tmp_path):
     """Once "李华" and "王芳" both drew as "□□" on every screen: the font draws
     every character it lacks as one replacement box. Each such character is now a box
     holding its code point, so two different names never draw alike, shortened or

@@ -800,7 +800,7 @@ def test_a_game_ended_by_its_last_move_comes_back_after_a_restart(tmp_path):
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language_issue_34(tmp_path, language):
+def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language(tmp_path, language):
     """Two players (B-10's chance to win on the rows): the French screen left out the
     bust chance ("pour gagner : piocher") and the total after banking ("Garder +2"
     with no "= 2"), both of which the English screen shows."""

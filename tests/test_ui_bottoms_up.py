@@ -174,7 +174,7 @@ def test_a_hold_while_the_hold_OK_box_is_open_shows_the_color_BU3(tmp_path):
     assert app.top is tour and tour.seen == {0}
 
 
-def test_the_issue_34_keys_show_the_second_players_color_BU3(tmp_path):
+def test_a_tap_then_a_hold_shows_the_second_players_color_BU3(tmp_path):
     """The keys that once showed the wrong color, headless: tour, a tap (the box), a hold, a release, a hold."""
     app = make_app(tmp_path)
     img = press(app, "ok,down,down,ok,ok,ok,ok,ok,hold-ok,release,hold-ok")

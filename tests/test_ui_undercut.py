@@ -579,7 +579,7 @@ def test_hold_back_on_a_round_summary_asks_the_undo_question(tmp_path):
     assert app.stack[app.stack.index(under) + 1] is app.top  # the pages closed, the box over the game
 
 
-def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
+def test_right_hand_text_keeps_clear_of_the_scroll_mark(tmp_path):
     """Once "Alexandra" in the auction list and "0/1" in the bid picker ran up to
     the column beside the scroll mark. A list with a mark keeps a free cell before it."""
     from companion.config import Settings
@@ -605,7 +605,7 @@ def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_a_5_player_round_summary_shows_its_end_on_the_first_ok_and_closes_on_the_next_issue_34(
+def test_a_5_player_round_summary_shows_its_end_on_the_first_ok_and_closes_on_the_next(
         tmp_path, language):
     """With five long names the round summary (U-11) took three pages: the
     first OK turned one page, the end needed two and closing three. The README says

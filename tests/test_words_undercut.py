@@ -441,7 +441,7 @@ def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path
         assert drawn[-1] == i18n._("OK: all scores")
 
 
-def test_a_bid_value_is_said_in_whole_words_issue_34():
+def test_a_bid_value_is_said_in_whole_words():
     """"4 pips" stays plural; "2 pips, 2 pc" and, in French, "1 enc.,
     1 pce" are not words. The value is written out, a space after its comma."""
     from companion import i18n
@@ -457,7 +457,7 @@ def test_a_bid_value_is_said_in_whole_words_issue_34():
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_bid_picker_writes_its_words_issue_34(tmp_path, language):
+def test_the_bid_picker_writes_its_words(tmp_path, language):
     """The picker's rows and the bid to beat: no "pc", "pce" or "enc." in any frame."""
     from companion import i18n
     from companion.config import Settings
@@ -481,7 +481,7 @@ def test_the_bid_picker_writes_its_words_issue_34(tmp_path, language):
         i18n.set_language("en")
 
 
-def test_french_plurals_of_pieces_issue_34():
+def test_french_plurals_of_pieces():
     """"ses pièces" was said of one piece, and "seules yL" of one loose piece."""
     from companion import i18n
     try:
