@@ -712,8 +712,8 @@ def presses_table(fig: dict) -> str:
     return "\n".join(rows)
 
 
-def readme_presses(fig: dict, path: str = os.path.join(ROOT, "README.md")) -> None:
-    """The README's table of presses, between its markers, from this run's figures."""
+def readme_presses(fig: dict, path: str = os.path.join(ROOT, "docs", "guide", "using.md")) -> None:
+    """The table of presses in docs/guide/using.md, between its markers, from this run's figures."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     start, end = "<!-- presses:start (python -m bench --doc) -->", "<!-- presses:end -->"

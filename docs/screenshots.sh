@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerate the README's screenshots with the headless simulator:
+# Regenerate the screenshots of the README and docs/guide/ with the headless simulator:
 #   sh docs/screenshots.sh
 # Each one is `companion sim --keys ... --screenshot` on a fresh journal.
 set -eu

@@ -38,3 +38,38 @@ def browser():
         pytest.skip(str(e))
     yield d
     d.quit()
+
+
+# Files whose every test is slow: they start the page's server or a bench and
+# hold it under load for seconds. A test elsewhere says so itself with
+# @pytest.mark.slow (or a module with pytestmark = pytest.mark.slow).
+SLOW_FILES = frozenset({
+    "test_web_guard.py",  # sieges and floods of the page's server, its own process
+    "test_bench_web.py",  # the page's bench: a live table and its load generator
+    "test_bench_seat.py",  # the seat page's bench
+})
+
+
+def _drives_a_browser(item: pytest.Item) -> bool:
+    """A test that asks for a browser fixture (conftest's, or a module's own of that
+    name), or whose function starts Chromium itself."""
+    if "browser" in getattr(item, "fixturenames", ()):
+        return True
+    fn = getattr(item, "function", None)
+    if fn is None:
+        return False
+    import inspect  # only for the tests that reach here, at collection
+    try:
+        return "chromium(" in inspect.getsource(fn)
+    except (OSError, TypeError):
+        return False
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark `browser` and `slow` by what a test uses (pyproject.toml declares them):
+    -m "not browser and not slow" is the everyday subset, ./run test runs all."""
+    for item in items:
+        if _drives_a_browser(item):
+            item.add_marker(pytest.mark.browser)
+        if item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)

@@ -1,4 +1,4 @@
-"""Print a digest of everything a record or a scripted session shows (issue 22).
+"""Print a digest of everything a record or a scripted session shows.
 
     python -m tests.hashprobe            # one line per output: "<name> <sha256>"
 
@@ -68,18 +68,18 @@ def random_record(game: str, seed: int) -> str:
     return dumps(game, setup, events)
 
 
-# The issue's record: yL gL cL pM cM gM yS pS pS drawn one at a time, then banked (B-5).
-ISSUE_TURN = ["yL", "gL", "cL", "pM", "cM", "gM", "yS", "pS", "pS"]
+# A record whose turn score has more than one arrangement: yL gL cL pM cM gM yS pS pS drawn one at a time, then banked (B-5).
+TWO_WAY_TURN = ["yL", "gL", "cL", "pM", "cM", "gM", "yS", "pS", "pS"]
 
 
-def issue_record(bank: bool = True) -> str:
+def two_way_record(bank: bool = True) -> str:
     from companion.games import spec
     from companion.records import Event, dumps
 
     setup = {"players": ["Ann", "Bob"], "bag": "physical", "die": "physical", "start": 0}
     st = spec("bag_of_ice").new(setup)
     texts: list[str] = []
-    for piece in ISSUE_TURN:
+    for piece in TWO_WAY_TURN:
         size = piece[1]
         face = {"S": "face S", "M": "face M", "L": "face L"}[size]
         for t in ("roll", face, f"got {piece}"):
@@ -148,9 +148,9 @@ def main() -> int:
     for game in ("undercut", "bag_of_ice", "bottoms_up"):
         for seed in range(3):
             out += record_outputs(f"random-{game}-{seed}", random_record(game, seed))
-    out += record_outputs("issue-22-turn", issue_record(bank=False))
-    out += record_outputs("issue-22-banked", issue_record())
-    out.append(("issue-22-bank-summary:frame", _digest(bank_summary_frame(issue_record()))))
+    out += record_outputs("two-way-turn", two_way_record(bank=False))
+    out += record_outputs("two-way-banked", two_way_record())
+    out.append(("two-way-bank-summary:frame", _digest(bank_summary_frame(two_way_record()))))
     if "--no-scripts" not in sys.argv:
         out += script_outputs()
     for name, digest in out:

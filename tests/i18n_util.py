@@ -1,4 +1,4 @@
-"""Find texts drawn without the catalog (issue 21).
+"""Find texts drawn without the catalog.
 
 Play with ``set_language(PSEUDO)`` and ``draw.DRAWN = []``: every marked text
 comes back with its ASCII letters swapped for accented look-alikes, so an

@@ -1,4 +1,4 @@
-"""The layers hold (issue 40, docs/architecture.md).
+"""The layers hold (docs/architecture.md).
 
 The import graph of ``companion/``, ``hardware/`` and ``bench/`` is read from
 the sources (no import runs): every ``import`` and ``from ... import``,

@@ -1,4 +1,4 @@
-"""Bag of Ice advice to win the game, two players (B-10, issue 18)."""
+"""Bag of Ice advice to win the game, two players (B-10)."""
 from __future__ import annotations
 
 import struct
@@ -47,7 +47,7 @@ def test_w_is_monotone_in_both_needs():
                 assert TABLE[m][o] <= TABLE[m][o + 1], (m, o)
 
 
-def test_the_issues_example_draws_where_b9_banks():
+def test_the_30_against_55_example_draws_where_b9_banks():
     # Target 60, 30 banked against 55, a yellow tree (20) drawn: B-9 banks, which leaves a
     # 22.5% chance to win; drawing on gives 49.4% (B-10).
     st = position({"players": ["Ann", "Bob"], "target": 60}, drawn="yL yM yS", totals=[30, 55], active=0)

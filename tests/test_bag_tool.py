@@ -46,7 +46,7 @@ def test_a_size_with_nothing_left_puts_the_cursor_on_the_first_with_some(tmp_pat
 
 
 def test_refill_counts_its_kept_pieces_with_the_right_plural_in_french(tmp_path):
-    """ "Remplir : 1 gardée", "Remplir : 2 gardées" (issue 13's correct plurals;
+    """ "Remplir : 1 gardée", "Remplir : 2 gardées" (the plural agrees;
     it said "1 gardées")."""
     import dataclasses
 

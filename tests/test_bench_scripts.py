@@ -38,18 +38,18 @@ def test_a_scripted_game_does_not_play_on_after_its_end(tmp_path, game, quick):
 
 
 def test_the_bench_counts_a_name_with_a_letter_from_another_keyboard_page():
-    """Issue 34: "Łukasz" took about 35 presses (45 as counted), the keyboard staying on
+    """"Łukasz" took about 35 presses (45 as counted), the keyboard staying on
     Ł's page. The bench types it on the real app and reports presses_name_other_page."""
     from bench.__main__ import GOALS, KEYS, PRESSES, measure_presses
     fig = measure_presses()
-    assert fig["presses_name_other_page"] == 32  # 33 before blank keys were skipped (issue 39)
+    assert fig["presses_name_other_page"] == 32  # 33 before blank keys were skipped
     assert "presses_name_other_page" in KEYS and GOALS["presses_name_other_page"] == ("<=", 33)
     assert any(k == "presses_name_other_page" for k, _what in PRESSES)
 
 
 def test_no_text_is_cut_or_meets_a_scroll_mark_in_the_quick_clipping_run():
     """clipped_text_draws and clipped_text_draws_fr also count text that runs up to a
-    scroll mark (issue 34), and are 0."""
+    scroll mark, and are 0."""
     from bench.__main__ import measure_clips
     fig = measure_clips(True)
     assert fig["clipped_text_draws"] == 0 and fig["clipped_text_draws_fr"] == 0, fig

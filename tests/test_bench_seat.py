@@ -1,4 +1,4 @@
-"""The seat page's bench (issue 41, bench/seat.py) in a tiny run: its keys are in
+"""The seat page's bench (bench/seat.py) in a tiny run: its keys are in
 the contract's table, and seeing one's color again on the phone takes no press on
 the device (skipped, with the reason, where there is no Chromium)."""
 from __future__ import annotations

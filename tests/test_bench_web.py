@@ -1,4 +1,4 @@
-"""The scoreboard page's bench (issue 32, bench/web.py) in a tiny run: every
+"""The scoreboard page's bench (bench/web.py) in a tiny run: every
 contract key is there and nothing gives a secret away. The figures of a
 run this small say nothing about the goals (``python -m bench`` does); the
 browser's part is skipped, with the reason, where there is no Chromium."""
@@ -32,7 +32,7 @@ def test_every_contract_key_is_measured_and_in_the_table(figures):
     assert figures["web_load_requests"] > 0 and figures["web_load_request_errors"] == 0
     assert "The scoreboard page" in main.report(figures, True)
     assert "Open pages tell the truth" in main.report(figures, True)
-    if figures["web_open_page_stale"] is not None:  # a browser here (issue 37)
+    if figures["web_open_page_stale"] is not None:  # a browser here
         assert figures["web_open_page_stale"] == 0, figures.get("web_open_page_examples")
         assert figures["web_open_page_presses"] > 40
 

@@ -190,7 +190,7 @@ def test_destroyed_pieces_never_come_back():
 
 
 def test_budget_is_counted_in_positions_not_seconds():
-    """Issue 12: the same question gets the same answer on an idle or a loaded
+    """The same question gets the same answer on an idle or a loaded
     machine; the wall clock is only a guard. The 9-choice cascade of
     bench/bu_check.py's HARD cases runs the budget out (BU-9: no length limit)."""
     s = position({"players": P4}, ["yS", "rS", "bS", "bM", "wS", "wM", "yM"])
@@ -204,7 +204,7 @@ def test_budget_is_counted_in_positions_not_seconds():
 
 
 def test_impossible_reason_names_colors_in_vocabulary_order():
-    """Issue 22: with no blue piece (BU-8) the first color found short is the
+    """With no blue piece (BU-8) the first color found short is the
     vocabulary's first (companion/pieces.py), not a set's hash order."""
     s = position({"players": P4}, ["yS", "wS", "rS", "kS"])
     r = check(s, "place yL on A", ["yL", "yS", "wS", "wM", "rS", "rM", "kS"])

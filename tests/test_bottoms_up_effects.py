@@ -1,4 +1,4 @@
-"""Every line of BU-8, one exact case each (issue 6).
+"""Every line of BU-8, one exact case each.
 
 * item 6: each effect (red, green, blue, yellow) on each kind of lower
   piece (four effect colors x three sizes),

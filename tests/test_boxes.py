@@ -1,4 +1,4 @@
-"""Messages and confirmations are boxes over the screen they answer (issue 13):
+"""Messages and confirmations are boxes over the screen they answer:
 the screen stays in view above the box, only the box's pages change on the
 display bus, and closing the box gives back the very same frame."""
 from __future__ import annotations
@@ -134,7 +134,7 @@ def assert_covers_whole(before, after, y0: int, start: int = 0) -> int:
 def test_a_box_never_cuts_a_name_in_the_large_font_in_two():
     """A question over a screen with a large name under its title (Undercut's
     bidder, Bottoms Up's "Take a piece"): the rule goes up to the first blank
-    row above the name, which is then covered whole, not sliced (issue 13)."""
+    row above the name, which is then covered whole, not sliced."""
     from companion.ui.draw import TITLE_H, Canvas
 
     c = Canvas()

@@ -1,4 +1,4 @@
-"""Bottoms Up check mode (issue 15): the proofs that skip options without
+"""Bottoms Up check mode: the proofs that skip options without
 applying them (``_Search.hopeless``, ``_may_move``), against an exhaustive
 search with no cut (the bench's, bench/bu_check.py)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bottoms Up check mode's search (issues 12 and 15): the claim-guided order
+"""Bottoms Up check mode's search: the claim-guided order
 and the cuts never change an answer, against an exhaustive search.
 
 The exhaustive search here is independent of ``bu_check``: it tries every
@@ -96,7 +96,7 @@ def test_the_search_agrees_with_an_exhaustive_search(seed):
 
 
 def test_one_expansion_step_serves_both_phases(monkeypatch):
-    """Issue 12: breadth first and best first apply options through the same
+    """Breadth first and best first apply options through the same
     ``_Search.step``, and every position the budget counts is one step."""
     callers: list[str] = []
     step = bu_check._Search.step
@@ -185,7 +185,7 @@ def test_same_answer_twice_on_a_whole_game_claim():
         assert a.to_json() == b.to_json(), name
 
 
-def _issue_42_claims():
+def _whole_budget_claims():
     from bench.bu_check import HARD, claims, table_of
     for name, field, placement, table in HARD:  # each spends the whole budget of 300 positions
         yield name, position({"players": P4}, field), placement, table
@@ -195,15 +195,14 @@ def _issue_42_claims():
 
 @pytest.mark.parametrize("factor", [1, 10, 100])
 def test_same_verdicts_with_a_slower_clock(factor):
-    """Issue 42: the budget is counted in positions, so a PC, a Pi Zero 2 W
-    (about 10 times slower) and a machine 10 times slower still give the same
-    verdicts; the time guard is a safety net that never fires on them. The old
-    0.9 s guard gave other answers at 100 times and on the issue's emulated
-    arm64 (144 positions explored, not 300). Issue 51: the clock advances by
-    the positions searched (``by_positions``), not by this machine's time, so
-    the test says the same on a PC, a Pi or an emulator (``slowed(100)`` failed
-    under qemu, its slowest search taking 0.31 s: 31 s against the guard)."""
-    for name, before, move, table in _issue_42_claims():
+    """The budget is counted in positions, so a PC, a Pi Zero 2 W (about 10
+    times slower) and a machine 10 times slower still give the same verdicts;
+    the time guard is a safety net that never fires on them. The clock advances
+    by the positions searched (``by_positions``), not by this machine's time, so
+    the test says the same on a PC, a Pi or an emulator: a clock of real time
+    times 100 failed under qemu, where the slowest search took 0.31 s (31 s
+    against the 30 s guard)."""
+    for name, before, move, table in _whole_budget_claims():
         a = check(before, move, table)
         b = check(before, move, table, clock=by_positions(factor))
         assert not b.timed_out, name
@@ -235,7 +234,7 @@ def test_the_time_guard_says_time_ran_out():
     assert not full.timed_out and full.explored == 300 and full.to_json()["timed_out"] is False
 
 
-def test_bench_reports_issue_15_keys():
+def test_bench_reports_the_check_mode_keys():
     import bench.__main__ as main
     from bench.bu_check import measure_claims
     keys = ["bu_check_claims", "bu_check_complete_rate", "bu_check_wrong", "bu_check_p50_s", "bu_check_p99_s"]
@@ -244,7 +243,7 @@ def test_bench_reports_issue_15_keys():
     assert set(keys) <= set(fig)
     assert fig["bu_check_claims"] > 0 and fig["bu_check_wrong"] == 0
     assert "bu_check_same_verdict_slow" in main.KEYS and main.GOALS["bu_check_same_verdict_slow"] == (">=", 1.0)
-    assert fig["bu_check_same_verdict_slow"] == 1.0  # issue 42: the same answers on a machine ten times slower
+    assert fig["bu_check_same_verdict_slow"] == 1.0  # the same answers on a machine ten times slower
     assert 0 <= fig["bu_check_complete_rate"] <= 1 and fig["bu_check_p50_s"] <= fig["bu_check_p99_s"]
 
 
@@ -294,7 +293,7 @@ def test_the_stress_bench_runs_and_finds_no_wrong_answer():
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_verdict_screen_says_time_ran_out(lang):
-    """Issue 42: an answer the time guard stopped is titled "not found" and says
+    """An answer the time guard stopped is titled "not found" and says
     that time ran out, never what the budget rules out nor "not reachable"."""
     from bench.bu_check import HARD
     from companion import i18n

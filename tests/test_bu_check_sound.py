@@ -1,4 +1,4 @@
-"""Bottoms Up check mode (issue 15): soundness of every cut at once.
+"""Bottoms Up check mode: soundness of every cut at once.
 
 ``check`` must never say "reachable" for a field the rules cannot give, and
 never rule out for certain (``complete``) a field they can. On random small

@@ -1,4 +1,4 @@
-"""bench/bu_truth.py, the issue-15 ground-truth tool: it must agree with the engine."""
+"""bench/bu_truth.py, the ground-truth tool of check mode: it must agree with the engine."""
 from bench.bu_check import exhaustive, stacks_of
 from bench.bu_truth import Prune, _CH, enumerate_finals, from_engine, path_to, replay, validate
 from companion.games.bottoms_up import position

@@ -1,4 +1,4 @@
-"""Shared options count wherever they are typed: before or after the subcommand (issue 16)."""
+"""Shared options count wherever they are typed: before or after the subcommand."""
 from __future__ import annotations
 
 import pytest
@@ -46,7 +46,7 @@ def test_history_reads_the_journal_named_before_the_subcommand(tmp_path, capsys)
 
 
 def test_a_broken_hardware_import_is_reported_with_its_cause(monkeypatch, capsys):
-    # issue 16: "except ImportError" hid the real error behind "no hardware checks yet"
+    # "except ImportError" once hid the real error behind "no hardware checks yet"
     import builtins
 
     from companion.cli import main
@@ -64,7 +64,7 @@ def test_a_broken_hardware_import_is_reported_with_its_cause(monkeypatch, capsys
 
 
 def test_a_headless_sim_uses_a_throwaway_journal(tmp_path, monkeypatch):
-    # issue 13: the README's screenshot example left a die session in the real journal
+    # the README's screenshot example left a die session in the real journal
     from companion.cli import main
     from companion.journal import Journal
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
@@ -91,6 +91,6 @@ def test_history_says_who_won_a_finished_game(tmp_path, capsys):
         open_sid = j.start_session("undercut", {"players": ["Ann", "Bob", "Cat"], "level": "score", "start": 0})
     assert main(["history", "--journal", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    won = next(line for line in lines if line.startswith(f"{1:>6}"))  # the numbers, not the ids (issue 34)
+    won = next(line for line in lines if line.startswith(f"{1:>6}"))  # the numbers, not the ids
     still = next(line for line in lines if line.startswith(f"{2:>6}"))
     assert won.endswith("won by Bob") and still.endswith("open")

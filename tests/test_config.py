@@ -1,4 +1,4 @@
-"""The settings file (issue 2, docs/config.md)."""
+"""The settings file (docs/config.md)."""
 import pytest
 
 from companion import config
@@ -45,7 +45,7 @@ def test_search_order_prefers_user_over_system(tmp_path, monkeypatch):
 
 def test_names_from_the_config_file_are_cleaned_like_typed_ones():
     """A name in the settings enters the screens like a typed one: NFC, at most
-    NAME_MAX characters (issue 13: every screen lays out 12), no empty or
+    NAME_MAX characters (every screen lays out 12), no empty or
     repeated name (a 15-character name cut the hand screen's title)."""
     from companion.config import Settings, from_dict
     from companion.names import NAME_MAX
@@ -57,7 +57,7 @@ def test_names_from_the_config_file_are_cleaned_like_typed_ones():
 
 
 def test_the_seed_is_saved_as_an_integer(tmp_path):
-    """QA #16: saving from the Settings screen wrote ``seed = "7"``; docs/config.md
+    """Saving from the Settings screen wrote ``seed = "7"``; docs/config.md
     documents an integer (and "" for random)."""
     import tomllib
     p = tmp_path / "companion.toml"

@@ -1,4 +1,4 @@
-"""Settings never brick the device (issue 14, F6 and F7's config cases)."""
+"""Settings never brick the device."""
 from __future__ import annotations
 
 import tomllib
@@ -60,7 +60,7 @@ def test_the_device_command_starts_with_a_bad_settings_file(tmp_path, monkeypatc
 
 
 def test_saving_over_a_file_edited_by_hand_keeps_it_whole(tmp_path):
-    """QA 3 M3: one typo made the device start with the defaults, and the next
+    """One typo made the device start with the defaults, and the next
     Settings press wrote them over the file: the roster, the board and the
     comments were gone. A file that is not TOML is kept as .bak."""
     p = tmp_path / "c.toml"
@@ -74,7 +74,7 @@ def test_saving_over_a_file_edited_by_hand_keeps_it_whole(tmp_path):
     # a file the device wrote itself is simply written again: the copy stays as it was
     assert config.save(config.change(s, contrast=91), str(p)) is None
     assert (tmp_path / "c.toml.bak").read_bytes() == hand
-    # a readable file is edited in place (issue 39): its comments and the keys this
+    # a readable file is edited in place: its comments and the keys this
     # version does not know stay, only the setting changed on the device is written
     p.write_text('# mine\ncontrast = 10\ncolour = "red"\n', encoding="utf-8")
     assert config.save(config.Settings(), str(p)) is None
@@ -100,7 +100,7 @@ def test_the_settings_screen_says_where_the_hand_written_file_went(tmp_path):
 
 
 def test_a_settings_file_the_device_cannot_write_is_shadowed_by_the_users(tmp_path, monkeypatch):
-    """QA 4: under the service /etc is read-only (ProtectSystem=strict), so with the
+    """Under the service /etc is read-only (ProtectSystem=strict), so with the
     settings in /etc/companion/companion.toml every change failed ("cannot save
     settings ... Read-only file system"). The settings go to the first place read
     before it, which is read first from then on."""

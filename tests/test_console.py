@@ -1,4 +1,4 @@
-"""The console's line protocol (issue 7), pure: no port, the app called directly
+"""The console's line protocol, pure: no port, the app called directly
 or through the app loop's queue."""
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_press_drives_the_app_and_status_reports_it():
 
 
 def test_a_key_left_out_between_commas_presses_nothing():
-    """QA 4: "press up,,down" pressed two keys, the empty one skipped: a typo that
+    """"press up,,down" pressed two keys, the empty one skipped: a typo that
     drives the device on. It is refused whole, like an unknown key."""
     app, c = make()
     for line in ("press down,,ok", "press down, ,ok", "press ,down", "press down,"):
@@ -277,7 +277,7 @@ def test_a_stuck_loop_gives_err_busy_and_the_call_is_cancelled():
 
 
 def test_a_whole_bag_of_ice_game_through_press_then_csv_and_record():
-    """Issue 7: a Bag of Ice game from the main menu to its winner, every key
+    """A Bag of Ice game from the main menu to its winner, every key
     sent as a console `press` line; then the console's CSV export has a row per
     turn and its record replays to the scores the device shows."""
     from companion.ui.base import SessionScreen
@@ -314,7 +314,7 @@ def test_a_whole_bag_of_ice_game_through_press_then_csv_and_record():
 
 
 def test_f3_bottoms_up_secrets_never_leave_over_the_console_before_the_end():
-    """issue 14 F3 (BU-3): events, export json and watch hide a secret colour while the game is on."""
+    """BU-3: events, export json and watch hide a secret colour while the game is on."""
     app, console = make(read_only=True)
     sid = app.journal.start_session("bottoms_up", {"players": ["A", "B"], "secret": "device"})
     assert reply(console, "watch")[0].startswith("OK watching")
@@ -331,7 +331,7 @@ def test_f3_bottoms_up_secrets_never_leave_over_the_console_before_the_end():
 
 
 def test_secrets_of_a_damaged_game_stay_hidden_while_it_goes_on_as_a_new_session_V1(tmp_path):
-    """RULINGS V-1 (issue 34's check of the console's export): a damaged Bottoms Up game
+    """RULINGS V-1: a damaged Bottoms Up game
     goes on as a new session and the damaged one gets an ``end`` event past its damage.
     That end is not the game's: its secret colors stay hidden in both sessions."""
     from companion.session import Session

@@ -1,4 +1,4 @@
-"""Console control (issue 14, F3): read-only by default; pressing buttons needs
+"""Console control: read-only by default; pressing buttons needs
 the players' OK on the device (pair) or an explicit setting; bad serial
 settings and a port that never opens are reported in one line."""
 from __future__ import annotations

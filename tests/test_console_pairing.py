@@ -1,4 +1,4 @@
-"""Pairing questions on the device (QA 4 #5): one at a time, answered only for
+"""Pairing questions on the device: one at a time, answered only for
 the link that asked, and not asked again at once after one ended without Allow."""
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def test_unpair_withdraws_a_pending_question(tmp_path):
 
 
 def test_over_a_pty_a_stale_question_does_not_pair_the_next_link(tmp_path):
-    """QA's stale_pair.py: link A asks, is unplugged; link B comes; a player
+    """Link A asks, is unplugged; link B comes; a player
     then chooses Allow on what the device shows."""
     r = Rig(tmp_path, read_only=True)
     try:

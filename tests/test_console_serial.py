@@ -1,4 +1,4 @@
-"""The serial console over real links (issue 7 acceptance): a pty pair (the
+"""The serial console over real links: a pty pair (the
 test is the host on the master side, pyserial opens the slave) and pyserial's
 ``loop://``. The app runs in a real ``Loop`` thread; the console reaches it
 only through ``Call`` items on the loop's queue.
@@ -159,7 +159,7 @@ def test_every_command_over_a_pty(rig, tally):
         "2,6,chance,gain 3,Ann gains 3,5,0"]
     assert rig.command(f"events {s.number} 5")[1:] == [json.dumps(
         {"session": s.number, "seq": 6, "type": "move", "move": "gain 3", "time": s.events[-1].time})]
-    die = rig.app.top.session.number  # the number games shows (issue 34), not the journal's id
+    die = rig.app.top.session.number  # the number games shows, not the journal's id
     assert rig.command(f"watch {die}") == [f"OK watching session {die}; send any line to stop"]
     rig.inputs.put(Key.OK)                                   # a button press on the device: roll
     first = json.loads(rig.read_until(b"\r\n").decode())
@@ -352,7 +352,7 @@ def test_cli_starts_the_console_from_serial_option_or_setting(app_loop):
     sc = cli._serial_console(argparse.Namespace(serial="loop://"), app_loop.app, app_loop)
     try:
         wait_for(lambda: sc.connected)
-        assert sc.url == "loop://" and sc.baudrate == 115200 and sc.console.read_only  # read-only by default (issue 14)
+        assert sc.url == "loop://" and sc.baudrate == 115200 and sc.console.read_only  # read-only by default
     finally:
         sc.close()
     app_loop.app.settings = config.change(app_loop.app.settings, serial="loop://", read_only=True)  # explicit

@@ -1,4 +1,4 @@
-"""``State.decision()`` (issue 12): who acts, an Enum kind and the options as
+"""``State.decision()``: who acts, an Enum kind and the options as
 Move values with labels (and probabilities at a chance point), for every
 position of random games of the three games and the tools."""
 from __future__ import annotations
@@ -28,7 +28,7 @@ SETUPS = [
 
 
 def test_the_engine_docstring_examples():
-    """One decision() example per game, in companion/engine.py (issue 12 acceptance)."""
+    """One decision() example per game, in companion/engine.py."""
     result = doctest.testmod(engine)
     assert result.attempted >= 12 and result.failed == 0
 

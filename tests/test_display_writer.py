@@ -1,4 +1,4 @@
-"""The display writer (issue 16): the loop never waits on the bus, a frame
+"""The display writer: the loop never waits on the bus, a frame
 not sent yet is replaced by a newer one, blank/contrast keep their order, a
 failing bus is retried with the newest frame, and the real partial-update
 driver on a recording bus still diffs against what the controller holds."""

@@ -1,4 +1,4 @@
-"""Exports (issue 7): CSV of scores per turn, PNG score sheet, summaries, CLI.
+"""Exports: CSV of scores per turn, PNG score sheet, summaries, CLI.
 
 The tools keep no score, so a tiny scoring game, "tally", is registered here
 for the tests: seats take turns; ``roll`` makes a chance node whose outcome
@@ -190,7 +190,7 @@ def test_csv_fields_with_commas_or_quotes_stay_one_row(tally):
 
 @pytest.mark.parametrize("name", ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "=HYPERLINK(\"x\")"])
 def test_csv_cells_that_spreadsheets_would_run_are_neutralised_and_readable(tally, tmp_path, capsys, name):
-    """Issue 38 (OWASP CSV injection): a name starting with = + - @ (or a tab or
+    """OWASP CSV injection: a name starting with = + - @ (or a tab or
     CR) is written with a ' in front, in the header, the player column and the
     description, by scores_csv and by `companion export --format csv`."""
     path = str(tmp_path / "j.db")
@@ -337,7 +337,7 @@ def test_docs_score_sheet_example(tmp_path):
 
 
 def test_sheet_rows_are_numbered_by_turn_in_a_real_game():
-    # issue 13: the rows said 7, 22, 30 (moves); a Bag of Ice sheet counts turns, Undercut rounds
+    # the rows said 7, 22, 30 (moves); a Bag of Ice sheet counts turns, Undercut rounds
     from tests.hashprobe import random_record
     from companion import records
     for game in ("bag_of_ice", "undercut"):
@@ -350,7 +350,7 @@ def test_sheet_rows_are_numbered_by_turn_in_a_real_game():
 
 
 def test_f7_f9_export_o_is_atomic_and_bad_paths_or_ids_are_one_line(tmp_path, capsys):
-    """issue 14: -o writes a temp file and renames it; a bad folder or a huge id is a message, not a traceback."""
+    """-o writes a temp file and renames it; a bad folder or a huge id is a message, not a traceback."""
     from companion.cli import main
     from companion.journal import Journal
     jp = str(tmp_path / "j.db")
@@ -368,7 +368,7 @@ def test_f7_f9_export_o_is_atomic_and_bad_paths_or_ids_are_one_line(tmp_path, ca
 
 
 def test_csv_rows_name_the_player_a_move_is_credited_to():
-    """F1 of a table's QA pass: a score-sheet pass names its passer (``pass 3``:
+    """A score-sheet pass names its passer (``pass 3``:
     Cat, U-11), not the start player the sheet has as the one to move; a Bag
     of Ice draw that busts is the turn's player's (B-4), not "chance"."""
     def rows(header, moves):
@@ -411,7 +411,7 @@ QA_NAMES = ["Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Øde
 
 
 def test_score_sheet_wraps_the_move_and_heads_the_columns_in_one_size(monkeypatch):
-    """QA #12: the move column cut "Élodie-Marie turns ~", so the combo turned in
+    """The move column cut "Élodie-Marie turns ~", so the combo turned in
     was lost; the names over the columns came in different sizes and cut. Now
     what happened is wrapped whole (up to four lines) and every name is drawn
     whole, in one size."""
@@ -459,7 +459,7 @@ def test_the_row_of_a_bottoms_up_game_says_the_stacks_scored_at_the_end_BU11():
 
 @pytest.mark.parametrize("n", [6, 8, 12])
 def test_a_score_sheet_of_many_players_keeps_the_move_readable_and_the_names_distinct(n):
-    """QA pass 2: a Bag of Ice sheet of 8 players or more raised ValueError (the score
+    """A Bag of Ice sheet of 8 players or more raised ValueError (the score
     columns took more than the page) and at 7 the moves ran into the scores. The move
     column keeps MOVE_MIN_W, score columns narrow, then the sheet widens (B-3: up to 12);
     names too long for their column are shortened alike and stay distinct."""
@@ -499,7 +499,7 @@ def _bottoms_up(path: str, *, secret: str = "device", moves: int = 1) -> Session
 
 
 def test_export_json_of_a_game_not_yet_over_with_secret_colors_needs_with_secrets_V1(tmp_path, capsys):
-    """Issue 34: `export ID --format json` of an open Bottoms Up game printed every
+    """`export ID --format json` of an open Bottoms Up game printed every
     secret color. RULINGS V-1: the owner's shell may see them, but only by asking
     (--with-secrets); without it the export is refused with the reason."""
     path = str(tmp_path / "j.db")
@@ -551,7 +551,7 @@ def test_csv_and_png_of_a_game_not_yet_over_never_show_a_secret_color_V1(tmp_pat
 
 
 def test_names_the_sheet_s_font_lacks_stay_apart_with_their_seat(tally):
-    """Issue 34: "李华" and "王芳" both drew as two boxes on the PNG sheet (its font has no
+    """Once "李华" and "王芳" both drew as two boxes on the PNG sheet (its font has no
     Chinese): the sheet's texts give each the seat's number, "李华 (1)", "王芳 (2)"."""
     j = Journal(":memory:", clock=clock())
     play_tally(j, ["roll", "gain 3", "pass", "roll", "gain 2"], players=("李华", "王芳"))

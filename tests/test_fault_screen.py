@@ -1,4 +1,4 @@
-"""The fault screen (issue 14): a start-up that fails after the display is up says why on it."""
+"""The fault screen: a start-up that fails after the display is up says why on it."""
 from __future__ import annotations
 
 import sqlite3

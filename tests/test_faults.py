@@ -1,4 +1,4 @@
-"""Faults the app must survive without losing or inventing anything (issue 8)."""
+"""Faults the app must survive without losing or inventing anything."""
 import queue
 import threading
 import time

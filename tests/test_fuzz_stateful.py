@@ -1,4 +1,4 @@
-"""Engine fuzz through the journal (issue 8): hypothesis stateful tests, one
+"""Engine fuzz through the journal: hypothesis stateful tests, one
 machine per game, playing random legal moves, random illegal ones and undos
 on a journal-backed ``Session``.
 

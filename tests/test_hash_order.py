@@ -1,4 +1,4 @@
-"""Same record, same screen, in every process (issue 22).
+"""Same record, same screen, in every process.
 
 Python randomises ``str`` and ``Enum`` hashes per process (PYTHONHASHSEED), so
 anything that iterates a set or picks among equals by hash order changes from
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion import records
-from tests.hashprobe import ISSUE_TURN, issue_record
+from tests.hashprobe import TWO_WAY_TURN, two_way_record
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ("0", "1", "2", "3", "4")
@@ -41,11 +41,11 @@ def test_every_replay_export_and_frame_is_the_same_under_every_hash_seed():
         assert not differ and len(other) <= len(first), f"PYTHONHASHSEED={seed}: {differ[:5]}"
 
 
-def test_the_issues_turn_scores_one_arrangement_under_every_hash_seed(tmp_path):
+def test_a_turn_of_two_arrangements_scores_one_under_every_hash_seed(tmp_path):
     # B-5: the turn yL gL cL pM cM gM yS pS pS scores 30 as three mixed trees; among the
     # equal arrangements the engine takes the first in sorted order, in every process.
     path = tmp_path / "turn.jsonl"
-    path.write_text(issue_record(bank=False), encoding="utf-8")
+    path.write_text(two_way_record(bank=False), encoding="utf-8")
     seen = set()
     for seed in SEEDS:
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
@@ -58,8 +58,8 @@ def test_the_issues_turn_scores_one_arrangement_under_every_hash_seed(tmp_path):
     arr = json.loads(seen.pop())
     assert arr["score"] == 30
     assert [t["pieces"] for t in arr["trees"]] == [["cL", "cM", "pS"], ["gL", "gM", "pS"], ["yL", "pM", "yS"]]
-    drawn = records.replay(records.parse_lines(issue_record(bank=False).splitlines())).fold.state.drawn
-    assert [str(p) for p in drawn] == ISSUE_TURN
+    drawn = records.replay(records.parse_lines(two_way_record(bank=False).splitlines())).fold.state.drawn
+    assert [str(p) for p in drawn] == TWO_WAY_TURN
 
 
 @pytest.mark.parametrize("game", ["undercut", "bottoms_up"])
@@ -123,7 +123,7 @@ def test_the_bank_summary_shown_live_is_the_one_a_resume_shows_in_any_process(tm
     from companion.ui.bag_of_ice import Summary, result_screens
     from companion.ui.draw import Canvas
 
-    rec = records.parse_lines(issue_record().splitlines())
+    rec = records.parse_lines(two_way_record().splitlines())
     path = tmp_path / "journal.db"
     j = Journal(str(path))
     s = Session.start(j, "bag_of_ice", rec.setup, random.Random(1))

@@ -1,4 +1,4 @@
-"""The History screen (issue 7): past games per kind, per-name totals."""
+"""The History screen: past games per kind, per-name totals."""
 from __future__ import annotations
 
 from companion.io import Key
@@ -31,12 +31,12 @@ def test_history_per_kind_with_players_winner_and_totals(tmp_path, tally):
     assert_matches_reference(img, "history_kinds")
 
     img = press(app, "down,down,ok")                                                      # Tally
-    # one form for every game: its number, as the device says it, and its players (issue 39)
+    # one form for every game: its number, as the device says it, and its players
     assert _labels(app) == [("#3 Ann,Bob", "open"), ("#2 Cy,Bob", "Bob"), ("#1 Ann,Bob", "Ann")]
     assert_matches_reference(img, "history_tally")
 
     press(app, "down,down,ok")                                                            # the first game
-    assert app.top.title == "Tally #1"  # as the game's own session menu names it (issue 39)
+    assert app.top.title == "Tally #1"  # as the game's own session menu names it
     labels = [lab for lab, _ in _labels(app)]
     assert "Resume" not in labels and labels[:2] == ["Moves", "Winner: Ann"]
     assert ("Ann", "5") in _labels(app) and ("Bob", "1") in _labels(app)
@@ -65,8 +65,8 @@ def test_an_open_game_can_be_resumed_from_history(tmp_path, monkeypatch):
 
 
 def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally):
-    """QA #15: with five long names a row read "11-26 ~ Maximilienne": the
-    players were cut to nothing. Each row says the game's number (issue 39) and
+    """With five long names a row read "11-26 ~ Maximilienne": the
+    players were cut to nothing. Each row says the game's number and
     the players shortened alike, or the first ones and how many more; a long
     winner's name is shortened alike too. Nothing is cut."""
     from companion.ui.draw import CLIPS

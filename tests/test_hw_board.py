@@ -165,7 +165,7 @@ def test_companion_boards_lists_the_profiles(tmp_path):
 
 
 def test_doctor_next_to_a_running_service_leaves_its_display_alone(tmp_path):
-    """QA 4: run as the set-up guide says while the service held the pins, doctor
+    """Run as the set-up guide says while the service held the pins, doctor
     showed a traceback (lgpio's own 'GPIO busy' error), and it opened the live
     panel first, switching it off under the running app. The buttons come
     first; lines held by another process mean the display is not touched."""

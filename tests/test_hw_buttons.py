@@ -220,7 +220,7 @@ def test_pin_in_use_is_a_hardware_error(factory):
 
 
 def test_a_tap_shorter_than_the_bounce_window_does_not_lose_the_next_press(factory):
-    """QA 4: a 20 ms tap of UP posted UP, its release (inside the 30 ms window)
+    """A 20 ms tap of UP posted UP, its release (inside the 30 ms window)
     was taken for bounce, the button stayed "pressed", and the next real press
     of UP, a second later, was lost."""
     q: queue.Queue = queue.Queue()
@@ -251,7 +251,7 @@ def test_a_tap_shorter_than_the_bounce_window_does_not_lose_the_next_press(facto
 
 
 def test_a_gpio_line_held_by_another_process_is_a_hardware_error(monkeypatch):
-    """QA 4: lgpio raises its own ``lgpio.error('GPIO busy')`` (not an OSError)
+    """lgpio raises its own ``lgpio.error('GPIO busy')`` (not an OSError)
     when the running service holds the line; doctor and the board start showed
     a traceback. Emulated with a pin that raises such an error."""
     from .gpio_util import busy_factory

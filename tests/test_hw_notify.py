@@ -96,7 +96,7 @@ def test_default_min_interval_is_a_quarter_of_the_watchdog(notify_socket, monkey
 
 
 def test_the_service_status_line_names_the_board_and_the_journal(tmp_path):
-    """QA 4: systemd/README.md promises a "Status: ..." line once ready; the
+    """systemd/README.md promises a "Status: ..." line once ready; the
     board start sends this one after READY=1."""
     import random
 

@@ -313,7 +313,7 @@ def test_missing_spi_bus_names_raspi_config():
 
 
 def test_settings_changed_on_a_running_device_reach_the_panel(tmp_path):
-    """QA 4: Settings > Contrast, Rotation and Screen off were saved but the
+    """Settings > Contrast, Rotation and Screen off were saved but the
     running device kept the old ones until a restart. The loop now applies them
     to the real luma driver (here on a recording bus) right after the press."""
     from companion.config import Settings

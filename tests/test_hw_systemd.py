@@ -1,5 +1,5 @@
 """The systemd unit: systemd-analyze verify (where the tool exists), the
-settings the issue asks for, and the offline security exposure."""
+settings the device needs, and the offline security exposure."""
 from __future__ import annotations
 
 import re
@@ -26,7 +26,7 @@ def settings(unit: Path = UNIT) -> dict[str, list[str]]:
     return out
 
 
-def test_unit_has_what_the_issue_asks_for():
+def test_unit_has_the_settings_the_device_needs():
     s = settings()
     one = {k: v[-1] for k, v in s.items()}
     assert one["Type"] == "notify" and one["NotifyAccess"] == "main"
@@ -35,7 +35,7 @@ def test_unit_has_what_the_issue_asks_for():
     assert one["StateDirectory"] == "companion"
     assert one["WorkingDirectory"] == "%S/companion"  # the state directory: writable, for lgpio's FIFO
     assert one["Restart"] == "on-failure" and int(one["RestartSec"]) >= 2
-    # issue 14: never give up after N restarts; retry with a delay instead
+    # never give up after N restarts; retry with a delay instead
     assert one["StartLimitIntervalSec"] == "0" and "StartLimitBurst" not in one and int(one["RestartSec"]) >= 10
     assert int(one["WatchdogSec"]) >= 10
     assert one["ExecStart"] == "/opt/companion/.venv/bin/companion --board ${COMPANION_BOARD}"
@@ -68,7 +68,7 @@ def test_systemd_analyze_verify(tmp_path):
 
 @needs_analyze
 @pytest.mark.parametrize("unit", [UNIT, PAGE_UNIT], ids=lambda u: u.name)
-def test_security_exposure_is_at_most_1(tmp_path, unit):  # issues 32, 38: every unit that runs a process
+def test_security_exposure_is_at_most_1(tmp_path, unit):  # every unit that runs a process
     p = subprocess.run([ANALYZE, "security", "--offline=yes", str(unit)], capture_output=True, text=True,
                        timeout=60)
     m = re.search(rf"Overall exposure level for {re.escape(unit.name)}: ([0-9.]+)", p.stdout + p.stderr)
@@ -90,7 +90,7 @@ def test_the_page_unit_verifies(tmp_path):
 
 
 def test_nothing_listens_but_the_page_unit_and_it_reads_the_settings():
-    """Issue 38: no socket unit listens whatever the settings say; the page is a unit of
+    """No socket unit listens whatever the settings say; the page is a unit of
     its own that binds where the settings say, and is skipped when web = "off"."""
     shipped = sorted(x.name for x in UNIT.parent.iterdir())
     assert not [x for x in shipped if x.endswith(".socket")], shipped

@@ -1,5 +1,5 @@
 """User boards.toml files (/etc/companion, ~/.config/companion) add or
-override board profiles without editing the package (issue 16)."""
+override board profiles without editing the package."""
 from __future__ import annotations
 
 import re
@@ -134,7 +134,7 @@ def test_wiring_is_generated_from_the_package_profiles_only(user_file):
 
 @pytest.mark.parametrize("pin, what", [(14, "UART TXD"), (15, "UART RXD")])
 def test_a_button_on_the_serial_console_pins_is_refused_with_the_fix(user_file, capsys, pin, what):
-    """Issue 33: a user's boards.toml put OK on GPIO 15, the UART's RXD; with the
+    """A user's boards.toml put OK on GPIO 15, the UART's RXD; with the
     serial port on, the login console drives it and the button never works.
     The profile is refused, saying why and which free GPIOs to use instead."""
     user_file.write_text(SH1106.replace("pin = 22", f"pin = {pin}"))

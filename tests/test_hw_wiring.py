@@ -1,4 +1,4 @@
-"""Profiles against the issue's pin tables and against wiring/ (generated
+"""Profiles against the boards' pin tables and against wiring/ (generated
 from boards.toml: a regeneration in memory must equal the committed files)."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hardware.profiles import HEADER, get_profile, load_profiles, package_profil
 
 WIRING = Path(__file__).resolve().parent.parent / "wiring"
 
-# The pin tables as the issue states them (checked against vendor docs; see each profile's source).
+# The boards' pin tables (checked against vendor docs; see each profile's source).
 EXPECTED = {
     "adafruit-oled-bonnet": {"A": 5, "B": 6, "joystick up": 17, "joystick down": 22, "joystick left": 27,
                              "joystick right": 23, "joystick center": 4},
@@ -36,7 +36,7 @@ def test_the_packaged_profiles():
 
 
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_pins_match_the_issue(name):
+def test_pins_match_the_boards_pin_tables(name):
     p = get_profile(name)
     assert {b.name: b.pin for b in p.buttons} == EXPECTED[name]
     keys = {b.name: b.key for b in p.buttons}
@@ -99,7 +99,7 @@ def test_bad_profiles_are_refused():
     with pytest.raises(HardwareError, match="unknown key"):
         load_profiles(base + four.replace('"back"', '"menu"'))
     spi = base.replace('bus="i2c"', 'bus="spi"')
-    with pytest.raises(HardwareError, match="needs its DC"):  # QA 4: accepted, then failed at start
+    with pytest.raises(HardwareError, match="needs its DC"):  # accepted, then failed at start
         load_profiles(spi + four)
     assert load_profiles(spi + "dc=24\nrst=25\n" + four)["x"].display.dc == 24
 
@@ -143,7 +143,7 @@ def test_pi_setup_mentions_the_essentials():
 
 
 def test_every_diy_build_says_to_wire_it_and_lists_the_buttons_grounds():
-    """QA 4: diy-sh1106's page said "This board plugs on the Pi's 40-pin header:
+    """diy-sh1106's page said "This board plugs on the Pi's 40-pin header:
     no wires to connect" and left out the buttons' ground pins: the generator
     knew only the name "diy". A profile says it is wired (boards.toml)."""
     from hardware.profiles import package_profiles

@@ -1,4 +1,4 @@
-"""The message catalog (issue 21) and the player-name rules (issue 13)."""
+"""The message catalog and the player-name rules."""
 from __future__ import annotations
 
 import unicodedata
@@ -64,7 +64,7 @@ def test_short_names_fit_and_stay_distinct(names, width):
     assert len(set(short)) == len(short)
     assert all(s == n for s, n in zip(short, names) if len(n) <= width)
     assert short == short_names(names, width)  # the same cut every time
-    for s, n in zip(short, names):  # the start kept, nothing added but the cut mark (QA #4: no digit)
+    for s, n in zip(short, names):  # the start kept, nothing added but the cut mark (no digit)
         assert s[:1] == n[:1] and set(s) - {CUT} <= set(n) and (s == n or CUT in s or len(s) < 3)
 
 
@@ -81,20 +81,21 @@ def test_similar_names_stay_distinct_at_every_width(names, width):
 
 
 def test_similar_long_names_are_shortened_recognisably():
-    """QA #4: "Marie-1", "Mari->", "MariC" were distinct but nobody's name. The
-    rule keeps each start and the letters that tell the names apart; issue 48: a
-    cut is marked ("~") and a name has one short form whatever the room."""
-    qa = ["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana"]
+    """Shortened names such as "Marie-1", "Mari->", "MariC" were distinct but nobody's
+    name. The rule keeps each start and the letters that tell the names apart; a cut
+    is marked ("~"), so a cut name never reads as another whole name, and a name has
+    one short form whatever the room."""
+    similar = ["Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana"]
     for width in (8, 9, 10):
-        assert short_names(qa, width) == ("M-Claire", "M-Claude", "M-Chloé", "Max~enne", "Maxi~ana")
-    assert short_names(qa, 7) == ("M-Clai~", "M-Clau~", "M-Chloé", "Max~enn", "Max~ana")
+        assert short_names(similar, width) == ("M-Claire", "M-Claude", "M-Chloé", "Max~enne", "Maxi~ana")
+    assert short_names(similar, 7) == ("M-Clai~", "M-Clau~", "M-Chloé", "Max~enn", "Max~ana")
     assert short_names(["Élodie-Marie", "Zoë"], 7) == ("Élodi~", "Zoë")  # one short form, no hanging hyphen
     assert short_names(["Jean Dupont", "Jean Dupond", "Jean Durand"], 7) == ("J Dup~t", "J Dup~d", "J D~ran")
     assert short_names(["Ann", "Ann"], 2) == ("An", "An")  # identical full names: nothing tells them apart
     for width in range(6, 12):  # "Maximilien" is another name: the cut is marked, the same at every width
         assert short_names(["Maximilienne", "Bob"], width) == ("Maxim~", "Bob")
     for width in range(3, 13):  # never a digit, whatever the room
-        assert not any(ch.isdigit() or ch == ">" for s in short_names(qa, width) for ch in s)
+        assert not any(ch.isdigit() or ch == ">" for s in short_names(similar, width) for ch in s)
 
 
 def test_the_drawing_layer_counts_what_it_cuts():
@@ -192,7 +193,7 @@ def test_no_french_text_puts_de_before_a_name():
     assert bad == []
 
 
-# ---- issue 31: the catalog check compares messages, not the tool that wrote them
+# ---- the catalog check compares messages, not the tool that wrote them
 
 def _compiled_fr(monkeypatch, babel_version: str, edit=None) -> bytes:
     """The French .po compiled as Babel ``babel_version`` would write it (its
@@ -247,7 +248,7 @@ def test_a_mo_with_another_plural_rule_still_fails(monkeypatch, tmp_path):
 
 
 def test_text_that_meets_a_scroll_bar_is_counted():
-    """Issue 34: "Alexandra" in the auction list and the bid picker's "0/1" ended one
+    """Once "Alexandra" in the auction list and the bid picker's "0/1" ended one
     column before the scroll mark (their cells reached column 126) and were not
     counted. A text whose cells reach the column beside a scroll mark, in rows the
     mark runs along, is counted, drawn before or after the mark."""

@@ -1,4 +1,4 @@
-"""The journal: durable, append-only, refuses what is not a journal (issue 2)."""
+"""The journal: durable, append-only, refuses what is not a journal."""
 import os
 import sqlite3
 
@@ -161,7 +161,7 @@ def test_f4_names_moved_aside_never_collide(tmp_path, monkeypatch):
 
 
 def test_f4_read_only_commands_never_create_or_move_a_journal(tmp_path, monkeypatch, capsys):
-    """issue 14 F4/F7: history and export on a missing path create nothing; on a foreign file move nothing."""
+    """History and export on a missing path create nothing; on a foreign file move nothing."""
     from companion.cli import main
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
     assert main(["history"]) == 0
@@ -178,7 +178,7 @@ def test_f4_read_only_commands_never_create_or_move_a_journal(tmp_path, monkeypa
 
 
 def test_f10_a_session_end_checkpoints_and_backup_copies_everything(tmp_path):
-    """issue 14 F10: deleting -wal after a session's end, or a backup, loses no event."""
+    """Deleting -wal after a session's end, or a backup, loses no event."""
     from companion.cli import main
     path = str(tmp_path / "j.db")
     j = Journal(path)

@@ -1,4 +1,4 @@
-"""Per-event checksums (issue 14): every stored event is verified when it is read."""
+"""Per-event checksums: every stored event is verified when it is read."""
 import json
 import sqlite3
 
@@ -177,7 +177,7 @@ def test_the_device_continues_a_damaged_game_and_says_so(tmp_path, capsys):
     old = [json.loads(line) for line in open(tmp_path / "old.json") if line.startswith("{")]
     app = build_app(parser().parse_args(["sim", "--journal", path]))
     try:
-        # by their numbers (issue 34): the die was #1, the other #2, the game goes on as #3
+        # by their numbers: the die was #1, the other #2, the game goes on as #3
         assert app.top.title == "Damaged journal" and "#1 was damaged after 7 events" in app.top.text
         assert "they go on as #3" in app.top.text and "2 later events were lost" in app.top.text
         new = app.journal.sessions()[0].id

@@ -1,4 +1,4 @@
-"""The name keyboard (issue 13): a grid moved with four directions, OK types,
+"""The name keyboard: a grid moved with four directions, OK types,
 delete visible, done and cancel explicit, the name shown as typed."""
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def test_the_name_shows_as_typed_and_the_frame_changes_little_per_move(tmp_path)
 
 
 def test_every_key_is_one_character_the_font_draws_in_both_cases():
-    """Issue 34: the second Greek page ("ώύ") drew garbled, overlapping keys: the
+    """The second Greek page ("ώύ") drew garbled, overlapping keys: the
     capitals of ΐ and ΰ are three code points each. Every key, small or capital,
     is one character of the font, and fits its cell."""
     from companion.ui.glyphs import has_glyph
@@ -107,10 +107,10 @@ def test_every_key_is_one_character_the_font_draws_in_both_cases():
 
 
 def test_a_letter_from_another_page_brings_the_first_page_back(tmp_path):
-    """Issue 34: after "Ł" the keyboard stayed on its page and a–z took 6 more presses
+    """After "Ł" the keyboard stayed on its page and a–z took 6 more presses
     of "…" ("Łukasz" about 35 presses, 45 as the bench counts). A letter from an accent
     page brings a–z back; "Łukasz" takes 32 presses (the bench's presses_name_other_page; 33
-    before the arrows skipped the page's blank cells, issue 39)."""
+    before the arrows skipped the page's blank cells)."""
     keys = presses_for("Łukasz")
     _app, kb, _got = typed(tmp_path, keys[:keys.index(Key.OK, 8) + 1])  # "…" twice, then Ł
     assert kb.text == "Ł" and PAGES[kb.page][0] == "abc"

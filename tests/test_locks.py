@@ -1,4 +1,4 @@
-"""The pinned, hashed dependency sets (issue 31): requirements/device.txt and
+"""The pinned, hashed dependency sets: requirements/device.txt and
 requirements/test.txt, made by ``./run lock`` (uv pip compile --generate-hashes)."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")
 
-# The platforms the locks are made for (README, "Pinned dependencies"): Raspberry Pi OS
+# The platforms the locks are made for (docs/development.md, "Pinned dependencies"): Raspberry Pi OS
 # Bookworm's Python 3.11 on aarch64 and armv7l, and Linux x86_64.
 PLATFORMS = [
     {"platform_machine": m, "sys_platform": "linux", "python_version": "3.11",
@@ -107,7 +107,7 @@ def test_a_venv_made_by_run_test_holds_exactly_the_test_lock():
 
 def test_the_build_lock_pins_what_the_device_lock_pins():
     """requirements/build.txt (what ./run installs before a lock, so that builds from
-    source use pinned tools, issue 42) holds setuptools and, on 32-bit ARM, Pillow's and
+    source use pinned tools) holds setuptools and, on 32-bit ARM, Pillow's and
     cbor2's build requirements, at the device lock's versions."""
     build, device = read_lock("build.txt"), read_lock("device.txt")
     assert {"setuptools", "pybind11", "setuptools-rust", "setuptools-scm"} <= set(build)

@@ -1,4 +1,4 @@
-"""The app loop: one thread, one queue, idle blank, the waking press (issue 2)."""
+"""The app loop: one thread, one queue, idle blank, the waking press."""
 import io
 import queue
 import threading
@@ -137,7 +137,7 @@ def test_warm_up_comes_after_the_first_frame_and_readies_the_games(tmp_path, mon
 
 
 def test_slow_preparation_runs_off_the_loop_thread_and_then_redraws(tmp_path):
-    # issue 18: a Bag of Ice turn is solved for the win after the frame, never in a press
+    # a Bag of Ice turn is solved for the win after the frame, never in a press
     app = make_app(tmp_path)
     q = queue.Queue()
     display = TerminalDisplay(io.StringIO())
@@ -166,7 +166,7 @@ def test_slow_preparation_runs_off_the_loop_thread_and_then_redraws(tmp_path):
 
 
 def test_a_preparation_s_then_runs_on_the_loop_thread_after_the_job(tmp_path):
-    # issue 15: "Search longer" searches on a worker thread; its verdict is pushed by the loop's thread
+    # "Search longer" searches on a worker thread; its verdict is pushed by the loop's thread
     app = make_app(tmp_path)
     q = queue.Queue()
     loop = Loop(app, TerminalDisplay(io.StringIO()), q, idle_blank_s=0, tick_s=0.05)
@@ -187,7 +187,7 @@ def test_a_preparation_s_then_runs_on_the_loop_thread_after_the_job(tmp_path):
 
 
 def test_an_idle_device_checkpoints_the_journal(tmp_path):
-    """issue 14, F10: after a minute without a press, journal.db alone holds every event."""
+    """After a minute without a press, journal.db alone holds every event."""
     import os
 
     from companion.journal import Journal

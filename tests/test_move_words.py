@@ -1,5 +1,5 @@
-"""The undo question and the History's moves speak the screens' language
-(issue 21): ``ui.moves.move_words`` words every move of random games of the
+"""The undo question and the History's moves speak the screens' language:
+``ui.moves.move_words`` words every move of random games of the
 three games in the catalog's words, never the engines' English and never a
 ruling id."""
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_french_undo_question_and_history(tmp_path):
 
 
 def test_a_size_mix_taken_at_setup_is_said_in_words_U3():
-    """The undo question said "Ann takes L M S" (QA pass): a mix is words, as on its menu."""
+    """The undo question said "Ann takes L M S": a mix is words, as on its menu."""
     st = spec("undercut").new({"players": ["Ann", "Bob", "Cat"], "level": "full", "start": 0})
     rng = random.Random(1)
     while st.is_chance_node():

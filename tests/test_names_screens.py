@@ -1,4 +1,4 @@
-"""QA #4: similar long names on the game screens, shortened by one rule
+"""Similar long names on the game screens, shortened by one rule
 (names.short_names) into forms the table recognises: never a digit, an
 arrow or a lone letter from the middle standing in for a name."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from companion.ui import draw
 
 from .screens_util import make_app
 
-QA = ("Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana")
+SIMILAR = ("Marie-Claire", "Marie-Claude", "Marie-Chloé", "Maximilienne", "Maximiliana")
 
 
 def drawn(app, keys: str) -> list[str]:
@@ -32,31 +32,31 @@ def name_words(texts: list[str]) -> set[str]:
 
 
 def test_bag_of_ice_turns_name_each_player_recognisably(tmp_path):
-    app = make_app(tmp_path, settings=Settings(players=QA))
+    app = make_app(tmp_path, settings=Settings(players=SIMILAR))
     # New game, Bag of Ice, 3 players (the roster's first three), start; the turns
     texts = drawn(app, "ok,down,ok,ok,ok,ok,ok,down,ok,ok,down,ok,ok")
     words = name_words(texts)
     assert {"M-Clai~", "M-Clau~"} <= words  # the turn screen, large (7 letters), the cut marked
     assert {"M-Claire", "M-Claude", "M-Chloé"} <= words  # the roll-off (9)
-    assert words <= set(QA) | {"M-Clai~", "M-Clau~", "M-Chloé", "M-Claire", "M-Claude"}
+    assert words <= set(SIMILAR) | {"M-Clai~", "M-Clau~", "M-Chloé", "M-Claire", "M-Claude"}
     assert not any(re.search(r"Marie-?\d|Mari->|MariC\b", t) for t in texts)
 
 
 def test_undercut_scores_name_each_player_recognisably(tmp_path):
-    app = make_app(tmp_path, settings=Settings(players=QA))
+    app = make_app(tmp_path, settings=Settings(players=SIMILAR))
     # New game, Undercut, 5 players, full table, the setup draws; the score screen
     texts = drawn(app, "ok,ok,up,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,right")
     words = name_words(texts)
-    # six letters a name: the letters that tell them apart, after the cut mark (issue 48)
+    # six letters a name: the letters that tell them apart, after the cut mark
     assert {"M~ire", "M~ude", "M~hlo", "Ma~enn", "Ma~ana"} <= words
     assert not words & {"MarieC", "Mariel", "Marie-", "Maximl", "Maximi", "Maximilien"}
 
 
 def test_bottoms_up_titles_name_the_active_player_recognisably(tmp_path):
-    """QA 2 #3: "Mi: new color for rS", "M-Cir: rS on A  turn 1". A title takes
+    """Titles once read "Mi: new color for rS", "M-Cir: rS on A  turn 1". A title takes
     its shorter wording, or leaves out its turn tag, rather than a form of the
     name nobody reads as the player (names.reads_as)."""
-    app = make_app(tmp_path, settings=Settings(players=QA, seed=5))
+    app = make_app(tmp_path, settings=Settings(players=SIMILAR, seed=5))
     # New game, Bottoms Up, 4 players, the secret colors shown one by one, then
     # P1 puts a small blue on A (a red small): the blue choice for it
     texts = drawn(app, "ok,down,down,ok,ok,ok,ok" + ",hold-ok,release" * 4
@@ -66,8 +66,8 @@ def test_bottoms_up_titles_name_the_active_player_recognisably(tmp_path):
     assert "Marie-Claire: bS on A" in texts and "turn 1" not in texts
 
 
-def test_names_in_a_script_the_font_lacks_draw_apart_issue_34(tmp_path):
-    """Issue 34: "李华" and "王芳" both drew as "□□" on every screen: the font draws
+def test_names_in_a_script_the_font_lacks_draw_apart(tmp_path):
+    """Once "李华" and "王芳" both drew as "□□" on every screen: the font draws
     every character it lacks as one replacement box. Each such character is now a box
     holding its code point, so two different names never draw alike, shortened or
     not, on any screen: here the Bag of Ice score screen, where both names stand."""

@@ -1,5 +1,5 @@
 """The display after a bus fault, against a controller model that can catch a
-real mistake (issue 19). The real luma drivers, through ``open_display`` as
+real mistake. The real luma drivers, through ``open_display`` as
 the device uses it, on a recording I2C bus that feeds tests/oled_model.py."""
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ def test_remap_scan_offset_and_inverse_change_what_the_panel_shows():
 
 
 @pytest.mark.parametrize("kind", ["ssd1306", "sh1106"])
-def test_the_issues_cut_contrast_sequence_leaves_the_frame(kind):
+def test_a_cut_contrast_sequence_leaves_the_frame(kind):
     # A fresh display; the set_contrast(40) transfer is cut after the control byte and
     # 0x81; then any frame. Before: 0xB0|page was taken as the contrast value and page 0
     # landed on the wrong page until its columns changed.

@@ -1,4 +1,4 @@
-"""Partial display updates on the real luma drivers (issue 9): only the
+"""Partial display updates on the real luma drivers: only the
 changed pages and columns go on the bus, nothing for an unchanged frame, a
 full frame after a wake, and the controller's memory, modelled from the bytes
 sent, always equals the frame."""
@@ -161,7 +161,7 @@ def test_the_model_catches_a_missed_page():
 
 
 def test_a_bus_error_mid_frame_is_healed_by_the_next_frame():
-    """A glitch leaves half a frame in the panel: the next frame is sent whole (issue 8)."""
+    """A glitch leaves half a frame in the panel: the next frame is sent whole."""
     class GlitchBus(ModelBus):
         fail_after = None
 

@@ -1,4 +1,4 @@
-"""Game records and `companion replay` (issue 2, docs/records.md)."""
+"""Game records and `companion replay` (docs/records.md)."""
 import json
 import subprocess
 import sys
@@ -68,7 +68,7 @@ def test_export_writes_a_record_that_replays(tmp_path, capsys):
 
 def test_export_of_unknown_session_says_so(tmp_path, capsys):
     from companion.journal import Journal
-    Journal(str(tmp_path / "j.db")).close()  # export only reads: it no longer creates the journal (issue 14)
+    Journal(str(tmp_path / "j.db")).close()  # export only reads: it no longer creates the journal
     assert main(["export", "42", "--journal", str(tmp_path / "j.db")]) == 2
     assert "no session 42" in capsys.readouterr().err
 
@@ -93,7 +93,7 @@ def test_a_bad_setup_is_reported_at_the_header_line_past_comments_and_blanks():
 @pytest.mark.parametrize("bad, code", [("A\nB", "U+000A"), ("B\u0000", "U+0000"), ("C\tD", "U+0009"),
                                        ("E\u2028F", "U+2028")])
 def test_a_name_with_a_control_character_is_refused_a_long_one_is_not(game, extra, bad, code):
-    """QA #17: the device never lets a name hold a control character or a line
+    """The device never lets a name hold a control character or a line
     break (it would break the one-line scores); a record with one is refused at
     its header line, saying which. A long name (an outside referee's) is kept."""
     from companion.records import FORMAT, parse_lines, replay
@@ -130,7 +130,7 @@ BU_FORCED_TWICE = [
 
 
 def test_a_left_out_forced_move_with_the_text_of_the_next_move_reads_both_ways_BU13():
-    """QA 5: the device wrote "yellow open" twice: a choice with one option
+    """The device wrote "yellow open" twice: a choice with one option
     (BU-13, applied by itself), then the player's own "yellow open". A record
     written by hand may leave the first out (docs/records.md); replay took the
     second for the first and refused the next event. It now tries the other
@@ -149,7 +149,7 @@ def test_a_left_out_forced_move_with_the_text_of_the_next_move_reads_both_ways_B
 
 
 def test_a_header_version_must_be_a_real_version_number():
-    """QA 5: "version": true was read as version 1, and "version": 0 was refused
+    """Once "version": true was read as version 1, and "version": 0 was refused
     as not an integer."""
     head = '{"format": "pyramid-companion-record", "version": %s, "game": "die", "setup": {}}'
     with pytest.raises(RecordError, match="integer"):
@@ -160,7 +160,7 @@ def test_a_header_version_must_be_a_real_version_number():
 
 
 def test_position_refuses_a_seat_that_is_not_at_the_table():
-    """QA 5: position(..., active=5) with two players gave current player 5."""
+    """position(..., active=5) with two players gave current player 5."""
     from companion.errors import SetupError
     from companion.games import bag_of_ice, bottoms_up
     two = {"players": ["Ann", "Bob"], "start": 0}
@@ -174,7 +174,7 @@ def test_position_refuses_a_seat_that_is_not_at_the_table():
 
 
 def test_tools_refuse_unknown_setup_keys_and_say_why_a_move_does_not_fit():
-    """QA 5: the die took {"x": 1}, the start player took ["A", "A"], and a bag
+    """The die took {"x": 1}, the start player took ["A", "A"], and a bag
     move out of turn said only "not possible now"."""
     head = '{"format": "pyramid-companion-record", "version": 1, "game": "%s", "setup": %s}'
     with pytest.raises(RecordError, match="unknown key 'x'"):

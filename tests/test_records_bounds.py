@@ -1,4 +1,4 @@
-"""Bad record files get one line, exit 1 and no traceback (issue 14, F7 and F8's record cases)."""
+"""Bad record files get one line, exit 1 and no traceback."""
 from __future__ import annotations
 
 import json

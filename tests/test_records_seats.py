@@ -1,4 +1,4 @@
-"""Records say who moved (issue 33): a move event's ``"seat"``, written by the
+"""Records say who moved: a move event's ``"seat"``, written by the
 device on every move it journals and checked by replay; a record without seats
 that reads two ways says so in the replay's JSON (docs/records.md)."""
 from __future__ import annotations
@@ -82,7 +82,7 @@ def test_the_game_as_played_ends_with_the_rules_scores():
 
 
 def test_with_seats_a_left_out_forced_move_with_the_next_move_s_text_is_read_by_the_seat_U6(tmp_path, capsys):
-    """The issue's case: Cat's forced TREE gL gM gS (U-6) is left out and Dan's
+    """The case that showed it: Cat's forced TREE gL gM gS (U-6) is left out and Dan's
     chosen TREE gL gM gS has the same text; Dan's seat says it is his. Eve's
     forced TREE follows at the end of the record and the game ends."""
     lines = referee_record(seats=True)

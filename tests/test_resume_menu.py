@@ -1,4 +1,4 @@
-"""The main menu's Resume (issue 13): the session played last, by game and players;
+"""The main menu's Resume: the session played last, by game and players;
 the other unfinished sessions behind "Other games"; a tool never displaces a game."""
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_long_names_are_shortened_to_fit_the_line(tmp_path):
 
 
 def test_a_finished_game_is_left_with_back_ok(tmp_path):
-    # issue 13: leaving a won game took about 7 presses
+    # leaving a won game took about 7 presses
     from companion.io import Key
     from companion.ui.screens import MainMenu, open_session
 
@@ -60,7 +60,7 @@ def test_a_finished_game_is_left_with_back_ok(tmp_path):
 
 
 def test_leave_of_a_finished_game_is_kept_after_a_restart(tmp_path):
-    """Issue 34: "Leave" was kept in memory only, so "Last game" came back after a
+    """"Leave" was kept in memory only, so "Last game" came back after a
     restart. It is now the session's ``end`` event (reason ``left``)."""
     from companion.io import Key
     from companion.journal import Journal
@@ -132,7 +132,7 @@ FIVE = ["Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår
 
 
 def test_resume_names_five_players_without_cutting(tmp_path):
-    # QA #7: "Bottoms Up: 5 player" was cut and named nobody; issue 13 wants the players
+    # "Bottoms Up: 5 player" was cut and named nobody; the table recognises a game by its players
     from companion.i18n import set_language
     from companion.ui.draw import CLIPS
     for lang, game_line in (("en", "Bottoms Up"), ("fr", "Bottoms Up")):
@@ -170,7 +170,7 @@ def test_resume_names_three_players_whole_in_both_languages(tmp_path):
 
 
 def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
-    """QA #7: two unfinished 5-player games read alike ("Bottoms Up: 5 player", cut)
+    """Two unfinished 5-player games read alike ("Bottoms Up: 5 player", cut)
     in Other games. Each row fits; the last lines name the players of the row
     under the cursor, as the main menu does for Resume."""
     from companion.io import Key
@@ -198,7 +198,7 @@ def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
 
 
 def test_similar_names_are_named_by_the_first_ones_and_how_many_more(tmp_path):
-    """QA pass 2: Maximilienne and Maximiliana read "Maen" and "Maan" in the Resume
+    """Maximilienne and Maximiliana read "Maen" and "Maan" in the Resume
     lines: forms taken from the middle of names, which nobody reads as a player.
     Where every name cannot keep its start, the first ones do, then "+N"."""
     app = make_app(tmp_path)

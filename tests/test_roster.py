@@ -1,4 +1,4 @@
-"""The player roster (issue 13): names kept in the settings across games; setup
+"""The player roster: names kept in the settings across games; setup
 seats the players from it in order, a seat takes another roster name or a new
 one ("New name", last), and a new name joins the roster."""
 from __future__ import annotations

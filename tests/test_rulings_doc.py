@@ -1,4 +1,4 @@
-"""docs/rulings.md defines every ruling the code and the tests cite (issue 16),
+"""docs/rulings.md defines every ruling the code and the tests cite,
 so the repository stands on its own."""
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_the_page_defines_the_three_games_rulings_in_order():
     assert {f"U-{i}" for i in range(1, 16)} <= ids
     assert {f"B-{i}" for i in range(1, 11)} <= ids
     assert {f"BU-{i}" for i in range(1, 14)} <= ids
-    assert {"V-1", "V-2"} <= ids  # what the views may show (issue 34 cites V-1)
+    assert {"V-1", "V-2"} <= ids  # what the views may show
 
 
 def test_no_docstring_sends_the_reader_outside_the_repository():

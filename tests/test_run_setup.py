@@ -1,4 +1,4 @@
-"""./run's set-up on ARM Linux, on and off a Pi (issue 42), with the system's
+"""./run's set-up on ARM Linux, on and off a Pi, with the system's
 commands stubbed: uname, id, sudo, apt-get, apt-cache and python3 (its venv
 and the venv's pip) are small shell scripts on a PATH that holds nothing else
 but the few tools run itself uses, and /proc/device-tree/model is a file
@@ -7,7 +7,7 @@ tree's run, pyproject.toml and requirements/ in a temporary directory.
 
 The fake apt-get refuses an install naming a package its archive lacks, as
 the real one does ("Unable to locate package"), and installs nothing then;
-the fake pip fails the way the issue saw (``Python.h: No such file or
+the fake pip fails the way a real build without headers does (``Python.h: No such file or
 directory``) when it must build an sdist without the Python headers."""
 from __future__ import annotations
 
@@ -291,7 +291,7 @@ class Machine:
 
 
 def _pinned_build(m: Machine) -> None:
-    """The lock is installed without build isolation, after the locked build tools (issue 42)."""
+    """The lock is installed without build isolation, after the locked build tools."""
     log = m.log
     tools = [i for i, line in enumerate(log) if line.startswith("pip install") and "requirements/build.txt" in line]
     lock = log.index(m.lock_install())

@@ -1,4 +1,4 @@
-"""SQLite-level damage at the default path (issue 14): every readable session is salvaged
+"""SQLite-level damage at the default path: every readable session is salvaged
 into a new journal, the damaged file is kept aside, and the app says what was lost."""
 import os
 import sqlite3

@@ -1,4 +1,4 @@
-"""Reference PNGs of the shared screens (issue 2).
+"""Reference PNGs of the shared screens.
 
 Regenerate: COMPANION_UPDATE_REFERENCE=1 ./run test tests/test_screens.py
 """

@@ -1,4 +1,4 @@
-"""Joining a seat (issue 41, RULINGS V-3): while a player holds OK to see their
+"""Joining a seat (RULINGS V-3): while a player holds OK to see their
 secret color, the device also shows the QR code of that seat's own page; the
 code scans from the panel's frame; a setting draws the color too or only the
 code; without the page the screen is as before."""

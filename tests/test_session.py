@@ -1,4 +1,4 @@
-"""Sessions: durable play, undo as an appended event, resume as a replay (issue 2)."""
+"""Sessions: durable play, undo as an appended event, resume as a replay."""
 import random
 
 import pytest
@@ -161,7 +161,7 @@ def test_a_stale_copy_of_a_session_cannot_write(journal):
 
 
 def test_an_undone_roll_comes_out_the_same_when_rolled_again_even_after_a_resume(journal):
-    """Undo fixes a wrong press, it does not re-roll: the QA pass undid a Bag of Ice
+    """Undo fixes a wrong press, it does not re-roll: a player could undo a Bag of Ice
     bust in two presses and rolled a better piece. A device outcome taken back comes
     out the same when the same position draws again, in play and after a resume
     (the journal holds what was taken back), whatever the generator says."""

@@ -1,4 +1,4 @@
-"""Session numbers (issue 34): the table sees 1, 2, 3 ... in the order the sessions
+"""Session numbers: the table sees 1, 2, 3 ... in the order the sessions
 were started, the same on the device, in ``companion history``, in the exports and on
 the serial console, and ``export N`` takes that number. The journal's ids (the seq of
 each ``start`` event) have gaps: the third game played was "Undercut #722"."""

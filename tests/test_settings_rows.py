@@ -1,5 +1,5 @@
 """Every row of the Settings menu reads whole, label and value apart, in English
-and French (issue 39's option rows): a settings row has one column less than a
+and French: a settings row has one column less than a
 setup's, for the menu's scroll bar ("Lone piec~..no score" was cut)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup values stop at their ends (issue 33): LEFT from a Bag of Ice target of
+"""Setup values stop at their ends: LEFT from a Bag of Ice target of
 10 gave 200. On every option of every game's setup screen LEFT and RIGHT step
 one value and stop at the first and the last; OK still goes round (OK alone
 reaches every value)."""

@@ -1,4 +1,4 @@
-"""The simulator: headless keys and a real pty session; kill-and-resume (issue 2)."""
+"""The simulator: headless keys and a real pty session; kill-and-resume."""
 import os
 import random
 import signal
@@ -110,7 +110,7 @@ def test_sigkill_mid_session_loses_no_confirmed_event(tmp_path, seed):
 
 @pytest.mark.parametrize("name", ["nonexistent/x.png", "x.foo"])
 def test_f7_a_bad_screenshot_path_is_one_line(tmp_path, capsys, name):
-    """issue 14 F7: --screenshot to a missing folder or an unknown format: a message, not a traceback."""
+    """--screenshot to a missing folder or an unknown format: a message, not a traceback."""
     from companion.cli import main
     assert main(["sim", "--keys", "", "--journal", str(tmp_path / "j.db"),
                  "--screenshot", str(tmp_path / name)]) != 0
@@ -120,7 +120,7 @@ def test_f7_a_bad_screenshot_path_is_one_line(tmp_path, capsys, name):
 
 @pytest.mark.parametrize("keys", ["ok,,ok", "ok,", ",ok", "ok, ,down"])
 def test_an_empty_key_name_is_refused_like_an_unknown_one(tmp_path, capsys, keys):
-    """QA #17: ``ok,,ok`` pressed two keys silently; an empty name is refused."""
+    """``ok,,ok`` pressed two keys silently; an empty name is refused."""
     assert main(["sim", "--journal", str(tmp_path / "j.db"), "--keys", keys]) == 2
     err = capsys.readouterr().err
     assert "empty key name" in err and "hold-back" in err
@@ -134,7 +134,7 @@ def test_spaces_separate_keys_too(tmp_path):
 
 
 def test_a_terminal_too_small_for_the_frame_is_told_the_size_it_needs():
-    """QA 5: at 40 x 10 every line of the 66-column frame wrapped and scrolled:
+    """At 40 x 10 every line of the 66-column frame wrapped and scrolled:
     nothing was readable. The simulator says the size it needs instead."""
     import io
 
@@ -152,7 +152,7 @@ def test_a_terminal_too_small_for_the_frame_is_told_the_size_it_needs():
     assert chr(0x28FF) in out.getvalue() and "r=release" in out.getvalue()
     out.truncate(0)
     d.blank()
-    assert "any key wakes it" in out.getvalue()  # QA 5: an empty box looked like a hang
+    assert "any key wakes it" in out.getvalue()  # an empty box looked like a hang
 
 
 def test_a_terminal_without_utf8_is_told_why_nothing_shows():
@@ -164,7 +164,7 @@ def test_a_terminal_without_utf8_is_told_why_nothing_shows():
 
 
 def test_an_arrow_key_split_across_two_reads_is_still_an_arrow():
-    """QA 5: over ssh or tmux "\\x1b" and "[B" can come in two reads; the lone
+    """Over ssh or tmux "\\x1b" and "[B" can come in two reads; the lone
     Esc was taken for BACK. It waits for the rest (a lone Esc is BACK once the
     reader's wait runs out)."""
     keys, rest = decode_keys(b"\x1b")
@@ -195,7 +195,7 @@ def test_the_simulator_redraws_when_the_terminal_is_resized(tmp_path):
 
 
 def test_the_page_address_is_written_under_the_frame_without_a_new_frame():
-    """The scoreboard page's address (issue 32): written in its line under the frame when the
+    """The scoreboard page's address: written in its line under the frame when the
     page comes up after the first frame (no frame drawn again), and with every frame after."""
     import io
     from PIL import Image

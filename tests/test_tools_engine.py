@@ -1,4 +1,4 @@
-"""The engine API on the tools: die, bag, pick (issue 2)."""
+"""The engine API on the tools: die, bag, pick."""
 from fractions import Fraction
 import random
 

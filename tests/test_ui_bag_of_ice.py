@@ -1,4 +1,4 @@
-"""Bag of Ice screens (issue 5), driven with keys as the headless simulator does.
+"""Bag of Ice screens, driven with keys as the headless simulator does.
 
 Each test checks the engine state the keys produced, not only the pictures.
 The physical die and bag let the tests enter every face and piece, so the
@@ -301,7 +301,7 @@ def test_two_size_face_asks_the_size_with_each_bust_chance_B4_B9(tmp_path):
     labels = [r.label for r in game_screen(app).rows()]  # B-8: only larges, the bust color last
     assert labels == ["yellow yL", "green gL", "cyan cL", "purple pL", "red rL", "Rule broken: bust"]
     assert game_screen(app).rows()[4].right == "BUST"
-    # each piece says how many the bag holds, the last one too (QA 3: "1 left" was blank)
+    # each piece says how many the bag holds, the last one too ("1 left" was blank)
     bag = state(app).bag
     assert [r.right for r in game_screen(app).rows()[:4]] == [
         f"{n} left" for n in (bag.count(Piece.parse(t)) for t in ("yL", "gL", "cL", "pL"))]
@@ -547,15 +547,15 @@ def test_random_keys_never_crash_and_keep_21_pieces(tmp_path, setup_keys):
     assert len(app.resume_session(sid).fold.moves) > 20  # the keys really played
 
 
-def test_readme_shows_the_bag_of_ice_screens():
+def test_the_guide_shows_the_bag_of_ice_screens():
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
-    section = (root / "README.md").read_text().split("## Bag of Ice", 1)[1].split("\n## ", 1)[0]
-    images = [ln.split("](", 1)[1].split(")", 1)[0] for ln in section.split("![")[1:]]
+    guide = root / "docs" / "guide" / "bag_of_ice.md"
+    images = [ln.split("](", 1)[1].split(")", 1)[0] for ln in guide.read_text().split("![")[1:]]
     script = (root / "docs" / "screenshots_bag_of_ice.sh").read_text()
     assert len(images) >= 5
     for img in images:
-        assert (root / img).is_file(), img
+        assert (guide.parent / img).is_file(), img
         stem = Path(img).stem
         made = f"shot {stem} " in script or f"shot2 {stem.removesuffix('_fr')} " in script  # shot2: en and _fr
         assert made, img  # made by the screenshot script
@@ -645,7 +645,7 @@ def test_a_bust_on_screen_when_the_app_stopped_is_shown_again_on_resume_B4(tmp_p
 
 
 def test_the_cursor_starts_on_bank_when_banking_wins_B6_B9(tmp_path):
-    """QA #11: when banking now reaches the target (B-6; B-9's hint is "bank")
+    """When banking now reaches the target (B-6; B-9's hint is "bank")
     the cursor starts on Bank, so the habitual single OK banks the win; DOWN
     keeps it there (DOWN, OK banks as on any turn); below the target it starts
     on Roll & draw."""
@@ -694,7 +694,7 @@ def test_one_ok_banks_a_win_in_a_virtual_game_B6(tmp_path):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_bust_screen_shows_12_character_names_whole_B4(tmp_path, language):
-    """QA #6: in French "Élodie-Marie pioche rS" and "suivant : Maximilienne" were
+    """In French "Élodie-Marie pioche rS" and "suivant : Maximilienne" were
     one letter too long and lost a letter. The whole names fit: what busted takes
     two lines under a lower band where one is too short."""
     from companion import i18n
@@ -724,7 +724,7 @@ def test_the_bust_screen_shows_12_character_names_whole_B4(tmp_path, language):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_odds_title_keeps_a_12_character_name_whole_B9(tmp_path, language):
-    """QA #6: the French odds title read "Chances : Élodie-Mari". Where the
+    """The French odds title read "Chances : Élodie-Mari". Where the
     words and the name do not fit together, the name is the title and the word
     goes to its right."""
     from companion import i18n
@@ -752,7 +752,7 @@ def test_the_odds_title_keeps_a_12_character_name_whole_B9(tmp_path, language):
 
 
 def test_the_winner_screen_names_every_other_total_or_says_how_many_more():
-    """QA 3: with four players the winner screen's last line dropped the third
+    """With four players the winner screen's last line dropped the third
     other total without a sign ("Ann 41  Bob 30", Dee 25 missing)."""
     from companion.games.bag_of_ice import position
     from companion.ui.bag_of_ice import COLS, others_line
@@ -771,7 +771,7 @@ def test_the_winner_screen_names_every_other_total_or_says_how_many_more():
 
 
 def test_a_game_ended_by_its_last_move_comes_back_after_a_restart(tmp_path):
-    """QA 3: a win (B-6) with the device stopping on it left nothing to resume:
+    """A win (B-6) with the device stopping on it left nothing to resume:
     the summary of the winning bank and the winner were not shown again, and
     that bank could no longer be undone. The main menu offers the game played
     last as "Last game" until it is left with "Leave"."""
@@ -800,7 +800,7 @@ def test_a_game_ended_by_its_last_move_comes_back_after_a_restart(tmp_path):
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language_issue_34(tmp_path, language):
+def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language(tmp_path, language):
     """Two players (B-10's chance to win on the rows): the French screen left out the
     bust chance ("pour gagner : piocher") and the total after banking ("Garder +2"
     with no "= 2"), both of which the English screen shows."""

@@ -1,4 +1,4 @@
-"""Bottoms Up screens (issue 6), driven with keys as the headless simulator does.
+"""Bottoms Up screens, driven with keys as the headless simulator does.
 
 Each test checks the engine state the keys produced, not only the pictures.
 Regenerate the reference PNGs after a deliberate change of the drawing:
@@ -157,7 +157,7 @@ def test_secret_tour_shows_each_color_only_while_held_BU3(tmp_path):
 
 
 def test_a_hold_while_the_hold_OK_box_is_open_shows_the_color_BU3(tmp_path):
-    """Issue 34: the box a short OK opens says "hold OK to see your color"; a player
+    """The box a short OK opens says "hold OK to see your color"; a player
     who does just that sees it (the box closes), and the release hides it."""
     app = started(tmp_path, DEVICE_4)
     tour = app.top
@@ -174,8 +174,8 @@ def test_a_hold_while_the_hold_OK_box_is_open_shows_the_color_BU3(tmp_path):
     assert app.top is tour and tour.seen == {0}
 
 
-def test_the_issue_34_keys_show_the_second_players_color_BU3(tmp_path):
-    """The headless repro of issue 34: tour, a tap (the box), a hold, a release, a hold."""
+def test_a_tap_then_a_hold_shows_the_second_players_color_BU3(tmp_path):
+    """The keys that once showed the wrong color, headless: tour, a tap (the box), a hold, a release, a hold."""
     app = make_app(tmp_path)
     img = press(app, "ok,down,down,ok,ok,ok,ok,ok,hold-ok,release,hold-ok")
     assert isinstance(app.top, SecretTour) and app.top.showing and app.top.seat == 1
@@ -193,7 +193,7 @@ def test_neutral_view_is_the_same_whatever_the_colors(tmp_path):
 
 
 def test_the_history_screens_of_a_game_under_way_never_show_a_secret_color_V1(tmp_path):
-    """RULINGS V-1 (issue 34's check): History > Bottoms Up > the game > Moves, and the
+    """RULINGS V-1: History > Bottoms Up > the game > Moves, and the
     game's own History, read the same whatever colors were drawn."""
     from companion.ui.base import history_screen
     from companion.ui.history import open_summary
@@ -229,7 +229,7 @@ def secret_frames(app) -> set[bytes]:
 
 
 def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
-    """QA #2: a hold of OK (a slow press) on the turn, size, target and choice
+    """A hold of OK (a slow press) on the turn, size, target and choice
     screens is an OK: the choice is made and no secret color is drawn."""
     app = after_opening(tmp_path)
     secrets = secret_frames(app)
@@ -263,7 +263,7 @@ def test_a_slow_ok_acts_as_ok_and_never_shows_a_secret_color_BU3(tmp_path):
     press(app, ",".join(["down"] * labels.index("Secret colors")) + ",ok")
     assert isinstance(app.top, SecretTour) and app.top.seat == state(app).active
     assert press(app, "hold-ok").tobytes() in secrets
-    press(app, "release")  # the pass goes round the table (issue 39); BACK: the game
+    press(app, "release")  # the pass goes round the table; BACK: the game
     assert isinstance(app.top, SecretTour) and app.top.seat == (state(app).active + 1) % state(app).n
     press(app, "back")
     assert isinstance(app.top, BottomsUpScreen)
@@ -316,7 +316,7 @@ def test_turn_screen_and_press_counts_BU5_BU13(tmp_path):
     assert st.pending is None and st.field_lines()[0] == "A: gS bM" and st.active == 1
     assert isinstance(app.top, Pages) and app.top.lines[:2] == ["*A: gS bM", " B: gS  C: yS  D: wS"]
     assert "A: blue turns rS into gS" in " ".join(x.strip() for x in app.top.lines)
-    press(app, "ok")  # a result longer than the screen: the first OK shows its end (issue 39)
+    press(app, "ok")  # a result longer than the screen: the first OK shows its end
     assert isinstance(app.top, Pages) and app.top.offset + app.top.shown == len(app.top.lines)
     press(app, "ok")  # and the next closes it
     assert isinstance(app.top, BottomsUpScreen)
@@ -339,7 +339,7 @@ def test_press_counts_over_every_placement_of_a_first_turn(tmp_path):
         app.home()
         press(app, "ok")  # Resume: a fresh turn screen
         assert state(app) == st
-    # issue 13: 4.83 on average before RIGHT/LEFT picked a group in one press; goal <= 4.5
+    # 4.83 on average before RIGHT/LEFT picked a group in one press; goal <= 4.5
     assert len(counts) == 72 and min(counts) == 2 and max(counts) == 7
     assert sum(counts) == 294  # 4.08 on average
     assert sum(c <= 5 for c in counts) == 64  # 89% in 5 or fewer
@@ -440,7 +440,7 @@ def test_undo_reaches_every_event(tmp_path):
     press(app, "down,ok,ok")  # green; close the result
     press(app, "hold-back")
     assert isinstance(app.top, Confirm) and "blue turns rS into gS" in app.top.question
-    press(app, "ok")  # "Undo" is preselected: hold BACK, OK (issue 13)
+    press(app, "ok")  # "Undo" is preselected: hold BACK, OK
     assert state(app) == pending
     press(app, "hold-back,ok")  # the placement itself
     assert state(app) == opening and isinstance(app.top, BottomsUpScreen)
@@ -449,7 +449,7 @@ def test_undo_reaches_every_event(tmp_path):
 
 
 def test_undo_back_to_the_start_keeps_the_secret_colors_and_says_so(tmp_path):
-    """QA 3 M2: the message said the colors were drawn again and everyone should
+    """The message said the colors were drawn again and everyone should
     look again, while an undo never draws again (session.py): the same colors
     came back. It says what happens: each player keeps the color drawn (BU-3)."""
     app = started(tmp_path)
@@ -566,7 +566,7 @@ def test_check_mode_not_reachable_shows_a_legal_result_and_the_difference(tmp_pa
     assert "First difference: C: the rules give rS, the table has yS rS" in text
     assert "A legal result:" in text and "its choices: move onto C" in text
     assert state(app) == before  # nothing recorded yet
-    # OK does not skip what is below the first page (the QA pass never saw the legal result)
+    # OK does not skip what is below the first page (else the legal result is never seen)
     assert len(top.lines) > top.shown
     press(app, "ok")
     assert app.top is top and top.offset > 0
@@ -703,7 +703,7 @@ def test_random_keys_never_crash_and_keep_every_piece(tmp_path, seed):
 
 
 def test_a_cascade_back_at_a_field_it_had_says_so_BU9(tmp_path):
-    # issue 13: taking the first group at every yellow choice moved pieces between A and B
+    # taking the first group at every yellow choice moved pieces between A and B
     # again and again; the step log now says when the field is back where it was
     import random
 
@@ -743,7 +743,7 @@ def test_a_cascade_back_at_a_field_it_had_says_so_BU9(tmp_path):
 
 
 def test_check_the_rest_of_a_turn_already_under_way(tmp_path):
-    """Issue 15: at a pending choice the table resolves the rest by hand and
+    """At a pending choice the table resolves the rest by hand and
     checks the stacks it has now; the turn is recorded from there."""
     app = after_opening(tmp_path)
     press(app, "down,down,down,right,ok")  # yM on A (rS): yellow moves rS, the device asks where
@@ -809,7 +809,7 @@ def test_dropping_the_stacks_entered_asks_with_both_answers_whole(tmp_path, lang
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_check_mode_out_of_budget_says_not_found_never_not_reachable(tmp_path, monkeypatch, lang):
-    """An unfinished search (issue 15: the budget ran out) is no verdict: the
+    """An unfinished search (the budget ran out) is no verdict: the
     screen says what was ruled out, titles it "not found" and shows the
     nearest legal result, and never claims the field is not reachable. The
     field: bench.bu_check's 9-choice cascade, on a budget of 40 positions."""
@@ -888,7 +888,7 @@ def test_the_lone_pieces_option_says_what_it_does_in_french_BU11(tmp_path):
         assert rows.get("Pièce seule") == "ignorée", rows
         press(app, ",".join(["down"] * list(rows).index("Pièce seule") + ["ok"]))  # toggle
         assert {it.label: it.right for it in app.top.items}["Pièce seule"] == "compte"
-        press(app, "back,up,up,up")  # the main menu, its cursor on Settings (issue 39): to New game
+        press(app, "back,up,up,up")  # the main menu, its cursor on Settings: to New game
         clipped = draw.CLIPS.count
         press(app, BU + ",ok,ok")  # New game, Bottoms Up, players, names: the options
         rows = {it.label: it.right for it in app.top.items}
@@ -920,7 +920,7 @@ def test_a_turn_s_result_open_when_the_app_stopped_is_shown_again_on_resume_BU13
 
 
 def test_a_stack_destroyed_whole_is_listed_with_its_pieces_BU6_BU8(tmp_path):
-    """QA #14: the result lists a stack the turn took off the field, with the
+    """The result lists a stack the turn took off the field, with the
     pieces destroyed there, among the changed ones (BU-8 item 5: red on white
     destroys both; BU-6: they leave the game)."""
     app = after_opening(tmp_path)  # A: rS, B: gS, C: yS, D: wS
@@ -945,7 +945,7 @@ def test_a_stack_destroyed_whole_is_listed_with_its_pieces_BU6_BU8(tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_search_longer_after_not_found_answers_with_ten_times_the_budget(tmp_path, monkeypatch, lang):
-    """Issue 15: a search that ran out is no verdict, so the table may ask for a
+    """A search that ran out is no verdict, so the table may ask for a
     longer one: "Search longer" checks again with ten times the budget, off the
     press path (here, with no loop, at once) and its verdict replaces the
     waiting screen. The claim: a 12-choice cascade of random legal choices,
@@ -992,7 +992,7 @@ def test_search_longer_after_not_found_answers_with_ten_times_the_budget(tmp_pat
 
 
 def test_a_restart_during_the_secret_colors_tour_brings_the_tour_back(tmp_path):
-    """QA 3 M4: the device stopped after Ann had looked; on Resume the game went
+    """The device stopped after Ann had looked; on Resume the game went
     straight to "Put down a small" and nobody else was asked to look (BU-3)."""
     from companion.journal import Journal
     from companion.ui.app import App
@@ -1011,7 +1011,7 @@ def test_a_restart_during_the_secret_colors_tour_brings_the_tour_back(tmp_path):
 
 
 def test_left_and_right_lower_and_raise_the_stash_as_they_do_the_bag_of_ice_target(tmp_path):
-    """QA 3: RIGHT took the stash from 90 to 72 while it raises the Bag of Ice
+    """RIGHT took the stash from 90 to 72 while it raises the Bag of Ice
     target. On every option RIGHT raises the number and LEFT lowers it; OK
     still steps down the stash (a shorter game is the usual change)."""
     app = make_app(tmp_path)

@@ -1,4 +1,4 @@
-"""Undercut screens (issue 4), driven with keys as the headless simulator does.
+"""Undercut screens, driven with keys as the headless simulator does.
 
 Each test checks the engine state the keys produced, not only the pictures.
 Regenerate the reference PNGs after a deliberate change of the drawing:
@@ -92,7 +92,7 @@ def test_score_sheet_turn_ins_in_at_most_3_presses_U4_U6(tmp_path):
 
 def test_a_resumed_score_sheet_shows_the_cursor_back_on_done_U14(tmp_path):
     """After a turn-in the cursor goes back to Done (one more OK cannot score the
-    same combo twice, issue 13); a resume from the journal shows the same."""
+    same combo twice); a resume from the journal shows the same."""
     app = make_app(tmp_path)
     press(app, SHEET_3 + ",down,down,ok")  # P1 turns in TRIPLETS and scores on
     assert state(app).active == 0 and state(app).scores() == (2, 0, 0)
@@ -342,7 +342,7 @@ def test_undo_restores_the_position_before_a_random_draw(tmp_path):
     assert len(state(app).bag) == 72
     press(app, "hold-back")
     assert isinstance(app.top, Confirm)
-    press(app, "ok")  # "Undo" is preselected: hold BACK, OK (issue 13)
+    press(app, "ok")  # "Undo" is preselected: hold BACK, OK
     assert state(app) == before and isinstance(app.top, UndercutScreen)
 
 
@@ -526,7 +526,7 @@ def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path)
 
 
 def test_who_passed_starts_on_the_first_seat_every_round_U11(tmp_path):
-    """QA #13: from the second round the cursor sat on the last passer (the new
+    """From the second round the cursor sat on the last passer (the new
     start player), so DOWN counted from a different seat each round and a pass
     went silently to the wrong player. The list is in seat order; the cursor
     starts on its first seat every round."""
@@ -550,7 +550,7 @@ def test_who_passed_starts_on_the_first_seat_every_round_U11(tmp_path):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_bag_option_is_offered_at_the_full_table_only_U14_U15(tmp_path, language):
-    """QA #18: at the score-sheet level the device never draws nor checks a
+    """At the score-sheet level the device never draws nor checks a
     piece (U-14), so the virtual/physical bag (U-15) changes nothing there: the
     row is hidden, and comes back with the full table."""
     from companion.i18n import _, set_language
@@ -575,7 +575,7 @@ def test_the_bag_option_is_offered_at_the_full_table_only_U14_U15(tmp_path, lang
 
 
 def test_hold_back_on_a_round_summary_asks_the_undo_question(tmp_path):
-    """QA pass 2: hold BACK was ignored on the pages a move showed (the round
+    """Hold BACK was ignored on the pages a move showed (the round
     summary after a pass, U-11): they close and the game's undo question opens."""
     from companion.config import Settings
     app = make_app(tmp_path, settings=Settings(players=["Ann", "Bob", "Cy"]))
@@ -591,8 +591,8 @@ def test_hold_back_on_a_round_summary_asks_the_undo_question(tmp_path):
     assert app.stack[app.stack.index(under) + 1] is app.top  # the pages closed, the box over the game
 
 
-def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
-    """Issue 34: "Alexandra" in the auction list and "0/1" in the bid picker ran up to
+def test_right_hand_text_keeps_clear_of_the_scroll_mark(tmp_path):
+    """Once "Alexandra" in the auction list and "0/1" in the bid picker ran up to
     the column beside the scroll mark. A list with a mark keeps a free cell before it."""
     from companion.config import Settings
     from companion.ui.draw import CLIPS
@@ -617,9 +617,9 @@ def test_right_hand_text_keeps_clear_of_the_scroll_mark_issue_34(tmp_path):
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_a_5_player_round_summary_shows_its_end_on_the_first_ok_and_closes_on_the_next_issue_34(
+def test_a_5_player_round_summary_shows_its_end_on_the_first_ok_and_closes_on_the_next(
         tmp_path, language):
-    """Issue 34: with five long names the round summary (U-11) took three pages: the
+    """With five long names the round summary (U-11) took three pages: the
     first OK turned one page, the end needed two and closing three. The README says
     the first OK shows the end: every summary, and every "Stacks from the tray" (U-7),
     holds two screens at most, so OK shows its end and the next OK closes it."""

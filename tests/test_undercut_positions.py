@@ -1,4 +1,4 @@
-"""Every Undercut position the rules reach can be built from outside (issue 33):
+"""Every Undercut position the rules reach can be built from outside:
 auction-phase and stack-draw positions (``auction_position``), the U-9 bid
 comparison alone (``compare_bids``), and ``from_json(s.to_json()) == s``."""
 from __future__ import annotations

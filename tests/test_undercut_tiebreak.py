@@ -1,4 +1,4 @@
-"""Issue 17: tie-break entries no real hands allow are refused at their own line
+"""tie-break entries no real hands allow are refused at their own line
 (U-14 as amended 2026-11-23), the moves the device plays for a player are said
 (U-14), and turn-ins whose order changes nothing are not a choice (U-6 as
 amended 2026-11-24). Records written as an outside referee would, replayed

@@ -1,4 +1,4 @@
-"""The scoreboard page (issue 32): the secret, the methods, the headers, the
+"""The scoreboard page: the secret, the methods, the headers, the
 limits, the stream and its catch-up, a restart in the middle of a stream, and
 the page following the app. Plain HTTP against a real uvicorn on loopback
 (hardware/web_server.py) or Starlette's TestClient (no socket)."""
@@ -433,9 +433,9 @@ def test_the_join_screen_draws_the_qr_code_of_the_address_and_writes_it_beside(t
         for c in range(len(m)):
             px = img.getpixel((quiet + c * scale, top + quiet + r * scale))
             assert bool(px) != m[r][c], (r, c)
-    lines = address_lines(url, 21)  # written out whole on its own page (DOWN), scheme kept (issue 39)
+    lines = address_lines(url, 21)  # written out whole on its own page (DOWN), scheme kept
     assert "".join(lines) == url and lines[:2] == ["http://", "192.168.100.200:8032"]
-    # OK > TV page (after Back and New address): the TV page's address and its code (issue 37)
+    # OK > TV page (after Back and New address): the TV page's address and its code
     app.handle(Key.OK)
     app.handle(Key.DOWN)
     app.handle(Key.DOWN)

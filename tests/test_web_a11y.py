@@ -1,4 +1,4 @@
-"""The scoreboard page in a real browser, round two (issue 37): WCAG 2.2 AA on the
+"""The scoreboard page in a real browser: WCAG 2.2 AA on the
 phone, TV and history pages in both themes, checked by axe-core (bundled by
 axe-selenium-python) with no serious or critical violation, and what axe cannot
 see: no sideways scroll at 320 CSS px and at 200 % text (1.4.10), nothing by
@@ -25,7 +25,7 @@ NAMES = ["Ann", "Bob", "Cyrielle", "Dominique", "Eve"]
 
 def streams_held(page, want: int, timeout: float = 5.0) -> int:
     """The streams the page's server holds: its WebApp's count in-thread, else what the
-    page's own process last said (``load C S``, issue 38), waited for until ``want``."""
+    page's own process last said (``load C S``), waited for until ``want``."""
     end = time.monotonic() + timeout
     while True:
         n = page.webapp.streams if page.webapp is not None else page.server.streams

@@ -1,4 +1,4 @@
-"""The scoreboard page in a real browser (issue 32): headless Chromium (Debian's
+"""The scoreboard page in a real browser: headless Chromium (Debian's
 ``chromium`` and ``chromium-driver``, which ``./run test`` installs with apt when
 it runs as root) driven by Selenium. A game of each kind is played through the
 keys, as the simulator's key reader puts them on the loop's queue; after every
@@ -6,7 +6,7 @@ press the page must show the device's new state (its journal seq, each
 player's score, what the device waits for) without a reload.
 
 Each update is waited for up to 5 s (a loaded machine must not fail the suite);
-the median wait must be under the issue's 0.5 s. The press-to-DOM p95 is the
+the median wait must be under the 0.5 s goal. The press-to-DOM p95 is the
 benchmark's ``web_update_p95_ms`` (python -m bench)."""
 from __future__ import annotations
 

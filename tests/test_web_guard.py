@@ -1,4 +1,4 @@
-"""The scoreboard page against a guest on the Wi-Fi (issue 38): one peer's
+"""The scoreboard page against a guest on the Wi-Fi: one peer's
 share of the connections, bad requests (non-ASCII paths, Content-Length with
 Transfer-Encoding, what the parser refuses) answered as barely as a wrong
 secret and logged with a limit, HEAD on the stream, a stream that never reads.

@@ -1,4 +1,4 @@
-"""What the scoreboard page gives away (issue 32, RULINGS V-1): whole seeded
+"""What the scoreboard page gives away (RULINGS V-1): whole seeded
 games of each kind, played move by move; after every move every response
 (the projection, the stream's data, the pages, the history, the downloads)
 is searched for what the table may not see: a Bottoms Up secret color

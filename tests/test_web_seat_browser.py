@@ -1,4 +1,4 @@
-"""A seat's own page in a real browser (issue 41, RULINGS V-3): joined by the
+"""A seat's own page in a real browser (RULINGS V-3): joined by the
 address zbar decodes from the device's frame while the player holds OK, the
 color shown only while the phone's button is held (or after a tap, until the
 next), live updates, and the address ending with the game and with a renewal."""

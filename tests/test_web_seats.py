@@ -1,4 +1,4 @@
-"""A seat's own page (issue 41, RULINGS V-3): the address the device hands to one
+"""A seat's own page (RULINGS V-3): the address the device hands to one
 Bottoms Up player, what it shows (the public page plus that seat's color, and
 nothing that depends on another seat's color), and when it ends (the game's end,
 an undo to before the colors were drawn, a renewal of the device's address)."""

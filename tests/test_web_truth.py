@@ -1,4 +1,4 @@
-"""Every open page tells the truth (issue 37, RULINGS V-4): the stream's id
+"""Every open page tells the truth (RULINGS V-4): the stream's id
 identifies what the page shows, so leaving a game, ending it, a language switch
 or anything else that changes the projection reaches pages already open, and an
 open page shows what a freshly loaded one shows."""

@@ -1,4 +1,4 @@
-"""The words of the Bag of Ice screens (issues 13 and 21).
+"""The words of the Bag of Ice screens.
 
 Scripted games walk every screen of the game (setup, roll-off, the turn, the
 size choice, the physical entries, the bank summary, the bust, the scores, a
@@ -355,7 +355,7 @@ def test_every_message_drawn_is_in_the_french_catalog(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_whose_turn_scores_and_verdicts_are_large(tmp_path, language, monkeypatch):
-    """Read across the table (issue 13): whose turn and the turn score, the bust, the winner and
+    """Read across the table: whose turn and the turn score, the bust, the winner and
     the totals are drawn with Canvas.big."""
     bigs: list[str] = []
     real_big = draw.Canvas.big

@@ -1,4 +1,4 @@
-"""The words of the Bottoms Up screens (issues 13 and 21).
+"""The words of the Bottoms Up screens.
 
 Scripted games go through every screen of the game (setup options, the
 secret colors, the opening, turns with the size step and the target list,
@@ -15,8 +15,8 @@ session menu's "Why" page) and check:
 * names in any script draw without an exception.
 
 Frames of the shared screens (the player count and names of the setup, the
-session menu's shared entries, History, undo) belong to the main engineer's
-part of issue 21 and are left out of the catalog check here; their clipping
+session menu's shared entries, History, undo) are checked with the shared
+screens (tests/test_words_shared.py) and are left out of the catalog check here; their clipping
 counts all the same.
 """
 from __future__ import annotations
@@ -166,7 +166,7 @@ def play_out(run: Run, seed: int) -> None:
         if step % 7 == 0 and st.secret_mode == "device":
             run.press("back")  # the session menu's Secret colors: hold OK, release (BU-3)
             assert run.menu_to(i18n._("Secret colors"))
-            run.press("hold-ok,release,back")  # the pass goes round (issue 39): BACK, the game
+            run.press("hold-ok,release,back")  # the pass goes round: BACK, the game
         if st.pending is not None and step % 2 == 0:
             run.press("right,back")  # the turn so far
         m = rnd.choice(st.legal_moves())

@@ -1,5 +1,5 @@
-"""The shared screens speak the catalog's language (issue 21) and cut nothing
-(issue 13): main menu, new game, tools, history, settings, about, the session
+"""The shared screens speak the catalog's language and cut nothing:
+main menu, new game, tools, history, settings, about, the session
 menu, undo, the roster, in the pseudo-language (every text marked) and in French."""
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_language_is_chosen_in_settings_and_applies_from_the_next_screen(tmp_pat
 def test_text_in_the_large_font_past_the_right_edge_is_counted_as_clipped():
     """The large font cuts as silently as the small one would: 11 characters at
     2x are 132 pixels. The clip log counts it, so the bench and the screen tests
-    see it (issue 13)."""
+    see it."""
     from companion.ui.draw import CLIPS, Canvas
 
     CLIPS.reset()
@@ -150,7 +150,7 @@ def test_points_never_start_a_line():
 
 
 def test_the_settings_title_follows_the_language_switched_on_it(tmp_path):
-    """QA #16: after Language was switched, the Settings title stayed in the old
+    """After Language was switched, the Settings title stayed in the old
     language over entries in the new one; the seed is saved as an integer."""
     import tomllib
 

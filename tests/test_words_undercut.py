@@ -1,4 +1,4 @@
-"""Undercut's words (issues 13 and 21): every text through the catalog, nothing
+"""Undercut's words: every text through the catalog, nothing
 clipped with 12-character names in English and French, no ruling id in a
 title, names in any script.
 
@@ -334,10 +334,10 @@ QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Øde
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
-    """QA #9: the French picker dropped the bidder's name and, once a piece was
+    """The French picker dropped the bidder's name and, once a piece was
     added, the "Mise :" prefix. Both languages carry the same facts: the value to
     beat, who holds it, and "Bid:" before this bid's value where it fits. The words are
-    whole (issue 34: no "pc", "enc.", "pce"): the name is shortened alike where the two
+    whole (no "pc", "enc.", "pce"): the name is shortened alike where the two
     lines need it, and the French row gives way to the value alone."""
     from companion.i18n import _, set_language
     app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
@@ -359,7 +359,7 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
         draw.DRAWN = []
         app.frame()
         bid_row = next(t for t in draw.DRAWN if "3 pips" in t or "3 encoches" in t)
-        # the label always, and a space after the comma (issue 39): "Mise :" on its own line
+        # the label always, and a space after the comma: "Mise :" on its own line
         assert bid_row == {"en": "Bid: 3 pips, 1 piece", "fr": "3 encoches, 1 pièce"}[language]
         if language == "fr":
             assert draw.DRAWN[draw.DRAWN.index(bid_row) - 1] == "Mise :"
@@ -371,7 +371,7 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_stacks_from_the_tray_are_in_words_U7(tmp_path, language):
-    """QA #10: with the virtual bag the stacks to take from the tray were piece
+    """With the virtual bag the stacks to take from the tray were piece
     codes ("A: rL rM kS"); README promises words. Each stack is a large, a medium
     and a small (U-7): a line names the sizes in order, each stack's line its colors."""
     from companion.i18n import _, set_language
@@ -416,7 +416,7 @@ def test_a_stack_short_of_a_size_names_each_piece_U7():
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path, language):
-    """QA pass 2: "tie broken by pips / Mud 5 Mhl 3 Maxi 4" for Marie-Claude,
+    """The tie-break line once read "tie broken by pips / Mud 5 Mhl 3 Maxi 4" for Marie-Claude,
     Marie-Chloé, Maximilienne: no table reads "Mud" as Marie-Claude. Where the
     line's room leaves only such forms, the figures are left to the scores page."""
     from dataclasses import replace
@@ -442,12 +442,12 @@ def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path
         assert drawn[-1] == i18n._("OK: all scores")
 
 
-def test_a_bid_value_is_said_in_whole_words_issue_34():
-    """QA 3 kept "4 pips" plural; issue 34: "2 pips, 2 pc" and, in French, "1 enc.,
-    1 pce" are not words. The value is written out, a space after its comma (issue 39)."""
+def test_a_bid_value_is_said_in_whole_words():
+    """"4 pips" stays plural; "2 pips, 2 pc" and, in French, "1 enc.,
+    1 pce" are not words. The value is written out, a space after its comma."""
     from companion import i18n
     from companion.ui.undercut import value_forms
-    assert value_forms((4, 2)) == ["4 pips, 2 pieces"]  # a space after the comma (issue 39)
+    assert value_forms((4, 2)) == ["4 pips, 2 pieces"]  # a space after the comma
     assert value_forms((1, 1)) == ["1 pip, 1 piece"]
     assert value_forms((0, 0)) == ["marker only"]
     try:
@@ -458,7 +458,7 @@ def test_a_bid_value_is_said_in_whole_words_issue_34():
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_bid_picker_writes_its_words_issue_34(tmp_path, language):
+def test_the_bid_picker_writes_its_words(tmp_path, language):
     """The picker's rows and the bid to beat: no "pc", "pce" or "enc." in any frame."""
     from companion import i18n
     from companion.config import Settings
@@ -482,7 +482,7 @@ def test_the_bid_picker_writes_its_words_issue_34(tmp_path, language):
         i18n.set_language("en")
 
 
-def test_french_plurals_of_pieces_issue_34():
+def test_french_plurals_of_pieces():
     """"ses pièces" was said of one piece, and "seules yL" of one loose piece."""
     from companion import i18n
     try:

@@ -1,4 +1,4 @@
-"""Helpers of the page's tests (issue 37): whole games played to their end through
+"""Helpers of the page's tests: whole games played to their end through
 the engine (random legal moves, the device's draws), a page served for them on
 loopback, and a Chromium whose viewport is exactly the size asked (a TV's
 1920x1080 or 960x540, a phone's 320 CSS px)."""

@@ -1,4 +1,7 @@
-"""Issue 39: "At the table, round three", each finding with its test."""
+"""The device's screens as a table meets them: the secret colors mid-game, undo from every
+screen a game shows, the step log's wrapping, the keyboard's letters, text kept clear of the
+scroll bar, the QR screen, paged reports, option and history rows, the main menu's cursor,
+the settings file edited in place and the page's secret kept out of it."""
 from __future__ import annotations
 
 import itertools
@@ -107,7 +110,7 @@ def _walk(app, keys) -> None:
 
 @pytest.mark.parametrize("where", ["opening", "in game"])
 def test_no_hold_or_tap_on_the_secret_colors_ever_journals_a_move(tmp_path, where):
-    """Issue 39's key walk: every sequence of 4 keys, then 300 random walks of 12,
+    """Every sequence of 4 keys, then 300 random walks of 12,
     on the opening tour and on the session menu's: nothing is journaled."""
     make = (lambda p: started(p, DEVICE_4)) if where == "opening" else in_game_tour
     app = make(tmp_path / "walk")
@@ -252,7 +255,7 @@ def test_a_stroked_l_draws_a_rising_stroke_through_its_stem(ch):
 
 
 def test_every_letter_of_the_keyboard_draws_unlike_any_other_in_both_cases():
-    """Issue 39: "Ł" read as "t"; the keyboard's other Latin letters, small and capital (the
+    """"Ł" read as "t"; the keyboard's other Latin letters, small and capital (the
     large font is the same cells, scaled), each draw unlike every other and their base letter
     (misc-fixed's "Å" was its "Â")."""
     import unicodedata
@@ -288,7 +291,7 @@ def test_text_within_2_pixels_of_a_scroll_bar_is_counted_as_clipped():
 
 
 def test_the_bench_clipping_run_sees_the_main_menu_footer_of_a_table_of_short_names(monkeypatch):
-    """clipped_text_draws covers issue 39's main menu (bench.main_menu_clips): with the footer
+    """clipped_text_draws covers the main menu (bench.main_menu_clips): with the footer
     as wide as before it counts it; as drawn now, nothing."""
     from bench.__main__ import main_menu_clips
     from companion.ui import screens
@@ -477,7 +480,7 @@ def test_right_pages_the_bag_of_ice_roll_off_page_before_closing_it_B3(tmp_path)
 
 
 def test_a_page_of_three_screens_shows_its_end_on_the_first_ok_and_closes_on_the_next(tmp_path):
-    """Issue 39: a 4-turn-in "Only one move" page (a Report, as the round summary) took an
+    """A 4-turn-in "Only one move" page (a Report, as the round summary) took an
     OK a screen; the round summary's first OK shows its end: every long page does."""
     from companion.ui.common import Report
     app = make_app(tmp_path)
@@ -531,7 +534,7 @@ def test_the_main_menu_keeps_its_cursor_after_a_screen_of_its_own(tmp_path, entr
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("keys", ["ok,ok,ok,ok", "ok,down,ok,ok,ok", "ok,down,down,ok,ok,ok", "down,down,down,ok"])
 def test_option_rows_set_label_and_value_apart_with_a_leader(tmp_path, lang, keys):
-    """Issue 39: "Secret colors device", "Niveau table entière": each option row has dots
+    """A row read "Secret colors device", "Niveau table entière": each option row has dots
     on the baseline between its label and its value, whatever the space between them."""
     from companion.config import Settings
     from companion.ui.draw import CHAR_W, LINE_H, TITLE_H
@@ -586,7 +589,7 @@ def test_history_rows_carry_the_game_number_in_one_form_and_name_games_as_their_
 
 
 def test_no_blank_key_of_any_keyboard_page_can_be_selected(tmp_path):
-    """Issue 39: a blank cell of the "ął" page could be selected, and OK typed nothing.
+    """A blank cell of the "ął" page could be selected, and OK typed nothing.
     Every arrow from every key of every page lands on a key."""
     from companion.ui.keyboard import COLS, PAGES, ROWS, NameKeyboard, page_grid
     kb = NameKeyboard("Name", "", lambda a, n: None)
@@ -682,7 +685,7 @@ def test_a_secret_the_user_chose_is_used_and_left_in_their_file(tmp_path):
 
 @pytest.mark.parametrize("game", ["undercut", "bag_of_ice", "bottoms_up"])
 def test_hold_back_asks_the_undo_on_every_screen_a_game_shows(tmp_path, game):
-    """Issue 39: "Undo must work from every screen of a game". Along the bench's scripted
+    """Undo must work from every screen of a game. Along the bench's scripted
     game, on every screen over a game (but the secret colors and the boxes), hold BACK
     asks the undo question (or says there is nothing to undo); Keep changes nothing."""
     import bench.scripts as scripts

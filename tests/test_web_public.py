@@ -1,4 +1,4 @@
-"""The scoreboard page, round two (issue 37), without a browser: what the public
+"""The scoreboard page without a browser: what the public
 projection (companion/public.py, V-1) now carries for the page and where it comes
 from: the winner crowned with the rule's reason (U-13/U-14, B-6, BU-12), the last
 change that stands out (a score, a Bag of Ice bust, an undo), the Bag of Ice
@@ -174,7 +174,7 @@ def test_a_size_choice_advises_a_size_as_the_device_does(journal):
     st = s.state
     adv = advice_for(st)
     t = public.view(s)["table"]
-    assert t["advice"] == size_word(adv.size_choice[st.face])  # not "draw" (issue 37)
+    assert t["advice"] == size_word(adv.size_choice[st.face])  # not "draw"
     assert [x["size"] for x in t["sizes"]] == [size_word(z) for z in st.face.sizes]
     assert [x["bust"] for x in t["sizes"]] == [boi_ui.pct(adv.per_size[z].bust_chance) for z in st.face.sizes]
 

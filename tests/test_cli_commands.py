@@ -1,4 +1,6 @@
-"""QA pass 3, command-line items (/work/qa_find3.md: L1, L3, L4, L7, L8 c/d)."""
+"""The companion command's subcommands say what went wrong and lose nothing: replay --json
+always prints JSON, backup never replaces what is not an earlier backup, doctor lists every
+bad setting, history and salvage say what a damaged journal kept."""
 from __future__ import annotations
 
 import json
@@ -61,7 +63,7 @@ def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
         (c,) = j.continue_damaged()
     assert main(["history", "--journal", path]) == 0
     lines = {int(ln.split()[0]): ln for ln in capsys.readouterr().out.splitlines()}
-    # the sessions by their numbers (issue 34): the die is #1, the other #2, the continued game #3
+    # the sessions by their numbers: the die is #1, the other #2, the continued game #3
     sid, other, new = 1, 2, 3
     assert lines[sid].endswith(f"events  ended  damaged, continued as #{new}"), lines[sid]
     assert lines[new].endswith(f"open  continues #{sid}"), lines[new]
