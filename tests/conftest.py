@@ -38,3 +38,8 @@ def browser():
         pytest.skip(str(e))
     yield d
     d.quit()
+
+
+def pytest_configure(config):
+    # the page's tests in a real browser (slow on a Pi): `-m browser` selects them, `-m "not browser"` skips them
+    config.addinivalue_line("markers", "browser: a test in headless Chromium")
