@@ -138,8 +138,7 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
         "seq": session.last_seq,
         "lang": current_language(),
         "playing": True,  # the device's screen plays this session (False: between games, V-4)
-        "session": {"id": session.id, "number": number if number is not None else session.id,
-                    "game": session.game, "title": title_of(session.game), "over": ended},
+        "session": _session_of(session, number, ended),
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
@@ -155,7 +154,37 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
     table = {"undercut": _undercut, "bag_of_ice": _bag_of_ice, "bottoms_up": _bottoms_up}.get(session.game)
     out["table"] = table(st, ended, settings) if table is not None else {}
     out["piece_names"] = piece_names_in(out["table"])
-    return out
+    return typeset_view(out)
+
+
+def _session_of(session, number: int | None, ended: bool) -> dict[str, Any]:
+    n = number if number is not None else session.id
+    title = title_of(session.game)
+    # "Undercut #3", "Undercut n°3" in French: as the device's titles write a game's number
+    return {"id": session.id, "number": n, "game": session.game, "title": title, "over": ended,
+            "label": _("{game} #{n}").format(game=title, n=n)}
+
+
+# the projection's parts that are a player's own text (a name), never typeset
+_AS_TYPED = frozenset({"players", "names", "piece_names"})
+
+
+def typeset_view(v: dict[str, Any]) -> dict[str, Any]:
+    """The projection's words as the page prints them in its language (French: a narrow
+    no-break space before ":" ";" "!" "?" "%", "n°3"; ``page.typeset``); names as typed."""
+    lang = v.get("lang") or current_language()
+    if lang != "fr":
+        return v
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, str):
+            return page.typeset(x, lang)
+        if isinstance(x, dict):
+            return {k: (y if k in _AS_TYPED else walk(y)) for k, y in x.items()}
+        if isinstance(x, list):
+            return [walk(y) for y in x]
+        return x
+    return {k: (y if k in _AS_TYPED or k == "labels" else walk(y)) for k, y in v.items()}
 
 
 PIECE_CODE = re.compile(r"^[a-z][SML]$")
@@ -233,10 +262,22 @@ def device_screen(app: Any, session: Any) -> str:
 RESULT_PAGES = frozenset({"Pages", "Summary", "BustScreen", "Report"})
 
 
-def _ranked(scores: list[int], winners: list[int], low_wins: bool) -> list[int]:
-    """Seats in final order: the winners first, then by score (the rule's way)."""
+def _ranked(keys: list[Any], winners: list[int]) -> list[int]:
+    """Seats in final order: the winners first, then by ``keys`` (the rule's way, lowest first)."""
     won = set(winners)
-    return sorted(range(len(scores)), key=lambda i: (i not in won, scores[i] if low_wins else -scores[i], i))
+    return sorted(range(len(keys)), key=lambda i: (i not in won, keys[i], i))
+
+
+def _rank_keys(st: State, scores: list[int], game: str) -> list[Any]:
+    """What ranks the players after the winners: Undercut's lowest score, then the
+    fewest pips and pieces in hand where the tie-break asked them (U-13); else the
+    highest score."""
+    if game != "undercut":
+        return [(-s,) for s in scores]
+    tb = (st.to_json().get("tiebreak") or {})
+    figures = {seat: (p if p is not None else 0, c if c is not None else 0)
+               for seat, p, c in zip(tb.get("tied", ()), tb.get("pips", ()), tb.get("pieces", ()))}
+    return [(s, *figures.get(i, (0, 0))) for i, s in enumerate(scores)]
 
 
 def end_of(st: State, names: list[str]) -> dict[str, Any] | None:
@@ -251,9 +292,30 @@ def end_of(st: State, names: list[str]) -> dict[str, Any] | None:
     winners = [i for i in outcome.winners if 0 <= i < len(names)]
     game = getattr(st, "game", "")
     reason = page.win_reason(game, outcome.detail or "", len(winners), getattr(st, "target", None))
-    order = _ranked(scores, winners, game == "undercut")
+    keys = _rank_keys(st, scores, game)
+    order = _ranked(keys, winners)
     return {"title": page.win_title(len(winners)), "names": [names[i] for i in winners], "reason": reason,
-            "order": order, "mark": page.winner_mark()}
+            "order": order, "places": page.places(order, keys, winners), "mark": page.winner_mark(),
+            "tiebreak": _tiebreak(st, names)}
+
+
+def _tiebreak(st: State, names: list[str]) -> str | None:
+    """A tied Undercut's figures as its winner screen gives them (U-13, U-14): the tied
+    players' hand pips, or their pieces when the pips tied too (only those players)."""
+    j = st.to_json() if getattr(st, "game", "") == "undercut" else {}
+    tb, detail = j.get("tiebreak"), j.get("result") or ""
+    if not tb or "pips" not in detail:
+        return None
+    seats, pips, pieces = list(tb["tied"]), list(tb["pips"]), list(tb["pieces"])
+    if "broken by fewest pieces" in detail:  # only the hands still tied on pips counted pieces
+        known = [p for p in pips if p is not None]
+        least = min(known) if known else None
+        keep = [k for k, p in enumerate(pips) if p == least]
+        if all(pieces[k] is not None for k in keep):
+            return page.tiebreak_words(names, [seats[k] for k in keep], [pieces[k] for k in keep], True)
+    if any(p is None for p in pips):
+        return None
+    return page.tiebreak_words(names, seats, pips, False)
 
 
 def _scores_at(st: State) -> tuple[int, ...]:
@@ -349,8 +411,9 @@ def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
     finished (``playing`` false, nobody to act), until another game starts. A game
     left unfinished (kept for later, or ended early) is not shown."""
     if last is not None and last.get("session") and last["session"].get("over"):
-        return {**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
-                "waiting": _("No game is being played."), "lang": current_language(), "labels": labels()}
+        return typeset_view({**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                             "waiting": _("No game is being played."), "lang": current_language(),
+                             "labels": labels()})
     return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
             "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
             "result": None, "winners": [], "end": None, "change": None, "moves": [], "labels": labels(),
@@ -364,6 +427,12 @@ def labels() -> dict[str, Any]:
 
 @lru_cache(maxsize=8)
 def _labels(lang: str) -> dict[str, Any]:
+    return {k: page.typeset(v, lang) for k, v in _label_words().items()} | {
+        # what the page puts between a label and its value ("Bid: Ann"), by the language's rule
+        "colon": page.typeset("x: ", lang)[1:]}
+
+
+def _label_words() -> dict[str, Any]:
     return {
         "scores": _("Scores"), "waiting": _("Now"), "moves": _("Last moves"), "history": _("History"),
         "round": _("Round"), "combos": _("Combo values"), "end": _("End of the game triggered"),
@@ -378,7 +447,7 @@ def _labels(lang: str) -> dict[str, Any]:
         "expired": _("This address is no longer valid: scan the QR code on the device again."),
         "gone": _("The device cannot be reached: the scores shown may be old."),
         "full": _("Too many pages are open on this device: close one, this page tries again."),
-        "winner": _("winner"),
+        "winner": _("winner"), "numbered": _("{game} #{n}"),
         "scored": _("Scored"), "win_bank": _("bank: win"), "win_draw": _("draw: win"),
         "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
         "json": _("record (JSON lines)"),
@@ -404,12 +473,20 @@ def _undercut(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
         "end_triggered": j.get("end_triggered"),
         "stacks": [{"name": s["name"], "pieces": list(s["pieces"]),
                     "bid": ({"seat": s["bid"]["seat"], "pieces": list(s["bid"]["pieces"]),
-                             "pips": s["bid"]["pips"], "count": s["bid"]["count"]} if s.get("bid") else None)}
+                             "pips": s["bid"]["pips"], "count": s["bid"]["count"],
+                             # "Bid: Ann", and "marker only" for the zero bid (U-9), in words
+                             "words": page.bid_words(_seat_name(st, s["bid"]["seat"]), not s["bid"]["pieces"])}
+                            if s.get("bid") else None)}
                    for s in j.get("stacks", [])],
         # the hands as the full-table screens show them (V-1); the score sheet has none
         "hands": [list(h) for h in j.get("hands", [])] if full else None,
         "bag_count": j.get("bag_count"),
     }
+
+
+def _seat_name(st: Any, seat: Any) -> str:
+    players = list(getattr(st, "players", ()) or ())
+    return str(players[seat]) if isinstance(seat, int) and 0 <= seat < len(players) else "?"
 
 
 def _bag_of_ice(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from companion.i18n import language, set_language
 from companion.journal import Journal
 from companion.session import Session
 from companion.web import Board
-from tests.web_util import Served, shown, viewport
+from tests.web_util import Served, finished, shown, viewport
 
 pytestmark = pytest.mark.browser
 
@@ -239,3 +239,65 @@ def test_the_phone_shows_every_phase_without_cutting_a_text(browser, served, tmp
     browser.get(srv.url)
     bad = walk(browser, board, views, tv=False)
     assert not bad, summary(bad)
+
+
+# ---------------------------------------------------------------- ties, the end, an idle TV
+
+
+PLACES = """
+return {places: [...document.querySelectorAll('#scores .place')].map(e => e.textContent),
+        marks: [...document.querySelectorAll('#scores .winner .mark')].map(e => e.textContent),
+        deltas: document.querySelectorAll('#scores .delta').length,
+        reason: document.getElementById('end-reason').textContent,
+        movesShown: !document.getElementById('moves-box').hidden,
+        title: document.getElementById('title').textContent};
+"""
+
+
+def test_tied_players_share_a_place_and_the_end_has_no_boxed_change(browser, served, tmp_path):
+    j = Journal(str(tmp_path / "bu.db"))
+    for seed in range(1, 40):
+        s = finished(j, "bottoms_up", {"players": NAMES[:4]}, seed)
+        if len(s.state.outcome().winners) == 2:
+            break
+    else:
+        pytest.skip("no shared win among the seeds")
+    v = public.view(s)
+    board = Board()
+    board.set(v["seq"], v)
+    viewport(browser, 390, 844, dark=True)
+    browser.get(served(board).url)
+    shown(browser, v["seq"], timeout=20)
+    got = browser.execute_script(PLACES)
+    assert got["places"][:3] == ["1.", "1.", "3."]  # a shared win: 1, 1, 3 (BU-12)
+    assert len(got["marks"]) == 2 and all(m.startswith("★ ") for m in got["marks"])
+    assert got["deltas"] == 0  # the winner banner says what counts: no last change boxed under it
+    j.close()
+
+
+def test_a_tied_undercut_shows_its_tiebreak_figures(browser, served, tmp_path):
+    j = Journal(str(tmp_path / "uc.db"))
+    for seed in range(1, 60):
+        s = finished(j, "undercut", {"players": NAMES, "level": "full"}, seed)
+        if len(s.state.tied) > 1:
+            break
+    else:
+        pytest.skip("no tied game among the seeds")
+    v = public.view(s)
+    board = Board()
+    board.set(v["seq"], v)
+    viewport(browser, 1920, 1080, dark=True)
+    browser.get(served(board).url + "tv")
+    shown(browser, v["seq"], timeout=20)
+    got = browser.execute_script(PLACES)
+    assert v["end"]["tiebreak"] and v["end"]["tiebreak"] in got["reason"]  # "Ann 5 pips · Bob 8 pips" (U-14)
+    assert got["title"] == f"Undercut #{v['session']['number']}"
+    j.close()
+
+
+def test_an_idle_tv_shows_no_lone_heading(browser, served):
+    board = Board()
+    viewport(browser, 1920, 1080, dark=True)
+    browser.get(served(board).url + "tv")
+    shown(browser, 0, timeout=20)
+    assert browser.execute_script(PLACES)["movesShown"] is False

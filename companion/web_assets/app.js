@@ -28,6 +28,9 @@
 
   function srOnly(text) { return el("span", "sr-only", text); }
 
+  // between a label and its value: ": ", or the narrow no-break space French puts before it
+  function colon() { return labels.colon || ": "; }
+
   let pieceNames = {};
   function pieceName(code) { return pieceNames[code] || code; }
 
@@ -114,8 +117,8 @@
         li.appendChild(el("b", "", s.name));
         li.appendChild(pieces(s.pieces));
         if (s.bid) {
-          const who = (v.players[s.bid.seat] || {}).name || "?";
-          const bid = el("span", "bid", `${labels.bid}: ${who} `);
+          // "Bid: Ann", "marker only" for the zero bid (the projection's words)
+          const bid = el("span", "bid", `${s.bid.words || labels.bid} `);
           bid.appendChild(pieces(s.bid.pieces, 0.8));
           li.appendChild(bid);
         }
@@ -172,7 +175,7 @@
     if (t.rolloff && t.phase === "rolloff") {
       box.appendChild(el("h2", "", labels.rolloff));
       const ul = el("ul", "rolloff");
-      t.rolloff.forEach((r) => ul.appendChild(el("li", "", `${(v.players[r.seat] || {}).name || "?"}: ${r.text}`)));
+      t.rolloff.forEach((r) => ul.appendChild(el("li", "", `${(v.players[r.seat] || {}).name || "?"}${colon()}${r.text}`)));
       box.appendChild(ul);
     }
     return box;
@@ -212,6 +215,7 @@
     const changedSeats = new Map((change.seats || []).map((s, i) => [s, (change.deltas || [])[i]]));
     const order = end && end.order ? end.order : v.players.map((p) => p.seat);
     const t = v.table || {};
+    const places = end && end.places ? end.places : [];
     order.forEach((seat, place) => {
       const p = v.players[seat];
       if (!p) return;
@@ -223,7 +227,7 @@
       }
       if (winners.has(p.seat)) li.classList.add("winner");
       const name = el("span", "name");
-      if (end) name.appendChild(el("span", "place", `${place + 1}.`));
+      if (end) name.appendChild(el("span", "place", `${places[place] || place + 1}.`));  // ties share a place
       if (p.seat === v.to_act) {
         const mark = el("span", "turn-mark", "▶");
         mark.setAttribute("aria-hidden", "true");
@@ -231,8 +235,9 @@
       }
       name.appendChild(el("span", "who", p.name));
       if (p.seat === v.to_act) name.appendChild(srOnly(`, ${labels.turn_of || "to play"}`));
-      if (winners.has(p.seat)) name.appendChild(el("span", "mark", `★ ${labels.winner || "winner"}`));
       li.appendChild(name);
+      // the winner's mark beside the name, never inside it: a long name wraps, the mark stays whole
+      if (winners.has(p.seat)) li.appendChild(el("span", "mark", `★ ${labels.winner || "winner"}`));
       const secret = t.secret_colors && t.secret_colors[p.seat];
       if (secret) {  // BU-3: shown once the game is over, named
         const sc = el("span", "secret");
@@ -242,7 +247,7 @@
       }
       const score = el("span", "points");
       score.appendChild(el("span", "score", p.score));
-      if (changedSeats.has(p.seat)) {  // the last change, marked until the next (not by color alone)
+      if (changedSeats.has(p.seat) && !end) {  // at the end the winner banner says what counts  // the last change, marked until the next (not by color alone)
         li.classList.add("changed");
         const d = changedSeats.get(p.seat);
         if (d !== undefined && d !== null) score.appendChild(el("span", "delta", (d > 0 ? "+" : "") + d));
@@ -268,7 +273,7 @@
     const s = v.session;
     // between games (V-4) the last game's final result may stay, marked as finished
     const finished = s && v.playing === false ? ` (${labels.finished || "finished"})` : "";
-    const title = s ? `${s.title} #${s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
+    const title = s ? `${s.label || s.title + " #" + s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
     $("title").textContent = title;
     document.title = title;
     document.body.classList.toggle("finished", !!finished);
@@ -278,8 +283,8 @@
     banner.hidden = !end;
     document.body.classList.toggle("over", !!end);
     if (end) {
-      $("end-title").textContent = `★ ${end.title}: ${end.names.join(", ")}`;
-      $("end-reason").textContent = end.reason || "";
+      $("end-title").textContent = `★ ${end.title}${colon()}${end.names.join(", ")}`;
+      $("end-reason").textContent = end.reason + (end.tiebreak ? ` · ${end.tiebreak}` : "");
     }
     $("result").textContent = v.result || "";
     const change = v.change;
@@ -298,6 +303,7 @@
     const moves = $("moves");
     moves.replaceChildren();
     (v.moves || []).slice().reverse().forEach((m) => moves.appendChild(el("li", "", m)));
+    $("moves-box").hidden = !moves.children.length;  // no lone heading on an idle page
     document.body.dataset.seq = v.seq;
     document.body.dataset.session = s ? s.id : "";
     status(state);

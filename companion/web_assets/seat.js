@@ -99,7 +99,7 @@
       box.classList.add("ended");
       return;
     }
-    $("seat-title").textContent = `${L.your_color || "Your color"}: ${seat.name}`;
+    $("seat-title").textContent = `${L.your_color || "Your color"}${L.colon || ": "}${seat.name}`;
     btn.hidden = false;
     btn.textContent = shown ? (sticky ? L.seat_tap_hide || "Tap to hide" : L.seat_release || "Release to hide")
                             : L.seat_hold || "Hold to see";
