@@ -209,8 +209,6 @@ def served(tmp_path):
 TV_CASES = [(game, n, size) for game in PLAYERS for n in PLAYERS[game] for size in ((1920, 1080), (960, 540))]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 46: the TV crops the table (stacks, hands, the scored list) and its "
-                                       "piece letters are under the 1/24 rule; fixed by the new TV layout")
 @pytest.mark.parametrize("game, n, size", TV_CASES,
                          ids=[f"{g}-{n}-{w}x{h}" for g, n, (w, h) in TV_CASES])
 def test_the_tv_shows_every_phase_whole_and_legible(browser, served, tmp_path, game, n, size):

@@ -64,9 +64,20 @@
     return svg;
   }
 
+  // A piece with its code beside it ("gM"), as the device writes it: its size in text,
+  // not only the pyramid's height (the screen reader has the piece's name on the pyramid)
+  function chip(code, scale) {
+    const box = el("span", "pc");
+    box.appendChild(piece(code, scale));
+    const c = el("span", "code", code);
+    c.setAttribute("aria-hidden", "true");
+    box.appendChild(c);
+    return box;
+  }
+
   function pieces(list, scale) {
     const span = el("span", "pieces");
-    (list || []).forEach((c) => span.appendChild(piece(c, scale)));
+    (list || []).forEach((c) => span.appendChild(chip(c, scale)));
     return span;
   }
 
@@ -74,7 +85,7 @@
   function stack(label, list, changed) {
     const box = el("figure", "stack" + (changed ? " changed" : ""));
     const col = el("div", "column");
-    (list || []).forEach((c) => col.appendChild(piece(c, 1.3)));
+    (list || []).forEach((c) => col.appendChild(chip(c, 1.3)));
     box.appendChild(col);
     box.appendChild(el("figcaption", "", changed ? `${label} *` : label));
     return box;
@@ -304,11 +315,105 @@
     moves.replaceChildren();
     (v.moves || []).slice().reverse().forEach((m) => moves.appendChild(el("li", "", m)));
     $("moves-box").hidden = !moves.children.length;  // no lone heading on an idle page
+    paginate();
     document.body.dataset.seq = v.seq;
     document.body.dataset.session = s ? s.id : "";
     status(state);
     // a seat's own page draws its part from the same state (static/seat.js, issue 41)
     document.dispatchEvent(new CustomEvent("scoreboard:state", { detail: v }));
+  }
+
+  // The TV's pages (issue 46). A TV has no scroll bar and no one to scroll it, so a
+  // column with more than fits is cut into pages between its parts (a heading stays
+  // with what follows it; a list is cut between its items): one page is shown at a
+  // time, turning by itself every PAGE_MS like a stadium board's panels, and the
+  // header says which ("1/2"). A remote's arrow keys turn them too. Nothing is
+  // cropped: a part is either shown whole or on another page. No game is named here.
+  const PAGE_MS = 8000;
+  let pageK = 0, pageN = 1, pageTimer = null;
+  const LISTS = new Set(["UL", "OL"]);
+
+  // the parts of a column, in reading order: a list's items, else whole elements
+  function parts(box, out) {
+    for (const c of box.children) {
+      if (c.hidden || getComputedStyle(c).display === "none" || c.classList.contains("sr-only")) continue;
+      if (c.tagName === "SECTION" || c.tagName === "DIV" && !c.classList.contains("stack") && c.children.length
+          && !c.classList.contains("end") || (LISTS.has(c.tagName) && c.children.length > 1)) {
+        parts(c, out);
+      } else {
+        out.push(c);
+      }
+    }
+    return out;
+  }
+
+  // Which parts are shown: the others (and a box with none of its parts shown: no lone
+  // heading, no empty frame) are set off.
+  function setShown(c, shown) {
+    c.list.forEach((e) => e.classList.toggle("off", !shown.has(e)));
+    c.boxes.forEach((mine, b) => b.classList.toggle("off", !mine.some((e) => shown.has(e))));
+  }
+
+  // The column cut into pages as it is laid out: from the first part not yet placed,
+  // the parts that end inside the column make a page (hiding the later ones only
+  // shortens a row: what fit still fits), a heading never ends a page.
+  function cutPages(col) {
+    col.querySelectorAll(".off").forEach((e) => e.classList.remove("off"));
+    const list = parts(col, []);
+    const boxes = new Map();
+    col.querySelectorAll("section, ul, ol, div").forEach((b) => {
+      const mine = list.filter((e) => b.contains(e));
+      if (mine.length) boxes.set(b, mine);
+    });
+    const c = { col, list, boxes, pages: [] };
+    let s = 0;
+    while (s < list.length) {
+      setShown(c, new Set(list.slice(s)));
+      const limit = col.getBoundingClientRect().bottom + 0.5;
+      let k = s;
+      while (k < list.length && list[k].getBoundingClientRect().bottom <= limit) k++;
+      if (k === s) k = s + 1;  // a part taller than the column: alone on its page
+      while (k - 1 > s && k < list.length && list[k - 1].tagName === "H2") k--;
+      c.pages.push(new Set(list.slice(s, k)));
+      s = k;
+    }
+    if (!c.pages.length) c.pages.push(new Set());
+    c.n = c.pages.length;
+    return c;
+  }
+
+  function showPage(cuts) {
+    cuts.forEach((c) => setShown(c, c.pages[Math.min(pageK, c.n - 1)]));
+    const badge = $("page");
+    badge.hidden = pageN < 2;
+    badge.textContent = `${pageK + 1}/${pageN}`;
+    document.body.dataset.pages = pageN;
+    document.body.dataset.page = `${pageK + 1}/${pageN}`;
+  }
+
+  let cuts = [];
+  function paginate() {
+    if (!tv) return;
+    cuts = [$("col-a"), $("col-b")].map(cutPages);
+    pageN = Math.max(...cuts.map((c) => c.n));
+    if (pageK >= pageN) pageK = 0;
+    showPage(cuts);
+    if (pageN > 1 && !pageTimer) pageTimer = setInterval(() => turn(1), PAGE_MS);
+    if (pageN < 2 && pageTimer) { clearInterval(pageTimer); pageTimer = null; }
+  }
+
+  function turn(by) {
+    pageK = (pageK + by + pageN) % pageN;
+    showPage(cuts);
+  }
+
+  if (tv) {
+    addEventListener("resize", paginate);
+    document.addEventListener("keydown", (e) => {
+      if (pageN < 2 || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+      turn(e.key === "ArrowRight" ? 1 : -1);
+      if (pageTimer) { clearInterval(pageTimer); pageTimer = setInterval(() => turn(1), PAGE_MS); }
+    });
   }
 
   // The connection, said in words and not by color alone.
