@@ -43,6 +43,12 @@ Figures (keys of the JSON object):
                      press-to-frame p99 under a flood of PNG downloads and 100 KB header
                      requests from 8 processes over without; log bytes of 10,000 malformed
                      requests
+  web_many_peers_page_ok, web_many_peers_page_p95_ms, web_guest_streams_page_ok
+                     the page under siege, round two (issue 47, bench/web_guard.py): a
+                     phone's requests answered 200, and their p95, while 200 peers hold
+                     10 idle connections each, reopened as they drop; a phone's streams
+                     that open and deliver a state while one guest with the secret holds
+                     50 streams from 5 addresses, half of them never reading
   web_seat_update_p95_ms, presses_secret_color_phone
                      a seat's own page (issue 41, bench/seat.py): a press to the seat
                      page's DOM; the presses on the device to see one's color again mid-game
@@ -406,6 +412,8 @@ GOALS = {
     "web_open_page_stale": ("<=", 0),
     "web_siege_page_ok": (">=", 1.0), "web_flood_event_p99_ratio": ("<=", 1.25),
     "web_bad_request_log_bytes": ("<=", 10_000),
+    "web_many_peers_page_ok": (">=", 0.99), "web_many_peers_page_p95_ms": ("<=", 500),
+    "web_guest_streams_page_ok": (">=", 1.0),
     "web_seat_update_p95_ms": ("<=", 50), "presses_secret_color_phone": ("<=", 0),
 }
 KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus_bytes_unchanged",
@@ -420,6 +428,7 @@ KEYS = ["bus_bytes_median", "bus_bytes_median_navigation", "bus_bytes_p95", "bus
         "web_update_p95_ms", "web_load_event_cpu_ratio", "web_rss_extra_mb", "web_secret_leaks", "web_clients_held",
         "web_load_events_lost", "web_load_frames_late", "web_load_updates_late", "web_open_page_stale",
         "web_siege_page_ok", "web_flood_event_p99_ratio", "web_bad_request_log_bytes",
+        "web_many_peers_page_ok", "web_many_peers_page_p95_ms", "web_guest_streams_page_ok",
         "web_seat_update_p95_ms", "presses_secret_color_phone"]
 
 

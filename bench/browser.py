@@ -23,7 +23,15 @@ def _first(paths) -> str | None:
     return next((p for p in paths if os.path.exists(p)), None)
 
 
+NO_BROWSER = "COMPANION_NO_BROWSER"
+"""Set by ``./run test`` where Chromium cannot start (its reason): ``chromium`` says
+so at once instead of trying, in every module that asks (issue 51)."""
+
+
 def chromium(width: int = 412, height: int = 915, *, scale: float = 1.0):
+    why = os.environ.get(NO_BROWSER)
+    if why:
+        raise Unavailable(why)
     browser, driver = _first(BROWSERS), _first(DRIVERS)
     if browser is None or driver is None:
         raise Unavailable("no Chromium here: apt-get install chromium chromium-driver (./run test does it as root)")

@@ -18,6 +18,17 @@
   counted with the least of its passes (as ``web_load_event_cpu_ratio``). The flood's
   processes run in the idle scheduling class (below the page's own process): at a
   table they are phones, not programs on the device.
+* ``web_many_peers_page_ok`` and ``web_many_peers_page_p95_ms`` (issue 47): the
+  share of a phone's requests answered 200, and their p95, while
+  ``MANY_PEERS`` peers (127.0.0.3 and up, another process) hold
+  ``MANY_CONNECTIONS`` idle connections each, within their share, each
+  reopened as it drops; the phone, on 127.0.0.1, loads the page,
+  ``static/app.js``, ``state.json`` and a stream's first state, over and over,
+  each on a fresh connection.
+* ``web_guest_streams_page_ok`` (issue 47): the share of a phone's stream
+  requests that open and deliver a state while one guest with the secret
+  holds ``GUEST_STREAMS`` streams from ``GUEST_ADDRESSES`` addresses (another
+  process), half of them never reading, each reopened as it ends.
 * ``web_bad_request_log_bytes``: what the page writes to the log while
   10,000 malformed requests arrive (a request line that is not one, a
   non-ASCII first segment, Content-Length with Transfer-Encoding, a header
@@ -49,6 +60,10 @@ FLOOD_PROCESSES = 8
 FLOOD_CONNECTIONS = 4          # at once, per flood process
 FLOOD_HEADER_KB = 100
 BAD_REQUESTS = 10_000
+MANY_PEERS = 200               # 127.0.0.3 .. 127.0.0.202: loopback only
+MANY_CONNECTIONS = 10          # each, within its share (PER_PEER)
+GUEST_STREAMS = 50
+GUEST_ADDRESSES = 5            # 127.0.0.3 .. 127.0.0.7
 MAX_SECONDS = 120.0            # any child of this module ends by itself by then
 
 
@@ -73,6 +88,18 @@ def _other_machine() -> None:
             os.nice(19)
         except OSError:
             pass
+
+
+def _more_files(n: int) -> None:
+    """Room for ``n`` sockets in this process (the soft limit is often 1024)."""
+    try:
+        import resource  # only the guests need it (and it is POSIX only)
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = n if hard == resource.RLIM_INFINITY else min(n, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def siege_main(argv: list[str]) -> int:
@@ -168,6 +195,130 @@ def flood_main(argv: list[str]) -> int:
     return 0
 
 
+def many_main(argv: list[str]) -> int:
+    """``many URL --peers P --connections C --seconds S``: C idle connections from
+    each of P loopback addresses (127.0.0.3 and up), each reopened as it drops;
+    prints how many it opened in all."""
+    p = argparse.ArgumentParser(prog="python -m bench.web_guard many")
+    p.add_argument("url")
+    p.add_argument("--peers", type=int, default=MANY_PEERS)
+    p.add_argument("--connections", type=int, default=MANY_CONNECTIONS)
+    p.add_argument("--seconds", type=float, default=10.0)
+    a = p.parse_args(argv)
+    port, _ = _target(a.url)
+    _other_machine()
+    _more_files(a.peers * a.connections + 64)
+    end = time.monotonic() + min(a.seconds, MAX_SECONDS)
+    sel = selectors.DefaultSelector()
+    opened = 0
+    peers = [f"127.0.0.{3 + k}" for k in range(min(a.peers, 250))]  # 127.0.0.x only: never another address
+
+    def one(src: str) -> None:
+        nonlocal opened
+        s = socket.socket()
+        s.setblocking(False)
+        try:
+            s.bind((src, 0))
+            s.connect_ex((HOST, port))
+            sel.register(s, selectors.EVENT_READ, src)
+            opened += 1
+        except OSError:
+            s.close()
+    for src in peers:
+        for _ in range(a.connections):
+            one(src)
+    print("ready", flush=True)
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    while time.monotonic() < end and not stop.is_set():
+        for key, _ in sel.select(0.05):
+            sock = key.fileobj
+            try:
+                data = sock.recv(4096)  # type: ignore[union-attr]
+            except OSError:
+                data = b""
+            if not data:
+                sel.unregister(sock)
+                sock.close()  # type: ignore[union-attr]
+                one(key.data)
+    print(json.dumps({"opened": opened}), flush=True)
+    return 0
+
+
+def _ended(sock: socket.socket) -> bool:
+    """Whether the server ended a connection this end never reads (its FIN or RST
+    came: TCP state CLOSE_WAIT or CLOSE), without reading what it holds."""
+    try:
+        state = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0]
+    except OSError:
+        return True
+    return state in (7, 8)
+
+
+def guest_main(argv: list[str]) -> int:
+    """``guest URL --streams N --addresses A --seconds S``: one guest with the secret
+    holding N streams from A loopback addresses (127.0.0.3 and up), every other one
+    never reading; each reopened as it ends. Prints how many it opened."""
+    p = argparse.ArgumentParser(prog="python -m bench.web_guard guest")
+    p.add_argument("url")
+    p.add_argument("--streams", type=int, default=GUEST_STREAMS)
+    p.add_argument("--addresses", type=int, default=GUEST_ADDRESSES)
+    p.add_argument("--seconds", type=float, default=10.0)
+    a = p.parse_args(argv)
+    port, base = _target(a.url)
+    _other_machine()
+    end = time.monotonic() + min(a.seconds, MAX_SECONDS)
+    sel = selectors.DefaultSelector()
+    never: dict[int, socket.socket] = {}  # the streams that never read, by their number
+    opened = 0
+    request = f"GET {base}events HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()
+
+    def one(k: int) -> None:
+        nonlocal opened
+        s = socket.socket()
+        try:
+            if k % 2:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.bind((f"127.0.0.{3 + k % max(1, min(a.addresses, 250))}", 0))
+            s.settimeout(5)
+            s.connect((HOST, port))
+            s.sendall(request)
+            s.setblocking(False)
+            if k % 2:
+                never[k] = s
+            else:
+                sel.register(s, selectors.EVENT_READ, k)
+            opened += 1
+        except OSError:
+            s.close()
+    for k in range(a.streams):
+        one(k)
+    print("ready", flush=True)
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    looked = time.monotonic()
+    while time.monotonic() < end and not stop.is_set():
+        for key, _ in sel.select(0.1):
+            sock = key.fileobj
+            try:
+                gone = not sock.recv(65536)  # type: ignore[union-attr]
+            except OSError:
+                gone = True
+            if gone:
+                sel.unregister(sock)
+                sock.close()  # type: ignore[union-attr]
+                one(key.data)
+        if time.monotonic() - looked > 0.5:
+            looked = time.monotonic()
+            for k, sock in list(never.items()):
+                if _ended(sock):
+                    del never[k]
+                    sock.close()
+                    one(k)
+    print(json.dumps({"opened": opened}), flush=True)
+    return 0
+
+
 class _Child:
     def __init__(self, *args: str, timeout: float) -> None:
         self.timeout = timeout
@@ -256,6 +407,77 @@ def _stream_updates(t, port: int, base: str) -> int:
             return int(got.startswith(b"HTTP/1.1 200"))
     except OSError:
         return 0
+
+
+# ================================================================ many addresses, one guest's streams
+
+
+def _timed(fn) -> tuple[bool, float]:
+    t0 = time.perf_counter()
+    ok = bool(fn())
+    return ok, (time.perf_counter() - t0) * 1000
+
+
+def measure_many(folder: str, seconds: float, peers: int = MANY_PEERS,
+                 connections: int = MANY_CONNECTIONS) -> dict[str, Any]:
+    from bench.live import LiveTable
+    from bench.scripts_bag_of_ice import START
+    from bench.walks import percentile
+    with LiveTable(folder) as t:
+        port, base = _target(t.url)
+        t.press(*START)
+        t.settle()
+        many = _Child("many", t.url, "--peers", str(peers), "--connections", str(connections),
+                      "--seconds", str(seconds + 10), timeout=seconds + 40)
+        results: list[tuple[bool, float]] = []
+        try:
+            time.sleep(1.0)  # the peers take what they can
+            end = time.monotonic() + seconds
+            asks = [lambda: _request(port, base) == 200, lambda: _request(port, base + "static/app.js") == 200,
+                    lambda: _request(port, base + "state.json") == 200, lambda: _stream_updates(t, port, base)]
+            i = 0
+            while time.monotonic() < end:  # the phone, each request on a fresh connection
+                results.append(_timed(asks[i % len(asks)]))
+                i += 1
+            res = many.result()
+        finally:
+            many.kill()
+    ok = [x for x, _ in results]
+    return {"web_many_peers_page_ok": round(sum(ok) / len(ok), 4) if ok else None,
+            "web_many_peers_page_p95_ms": round(percentile([ms for _, ms in results], 0.95), 1) if results else None,
+            "web_many_peers_requests": len(results), "web_many_peers_failed": len(ok) - sum(ok),
+            "web_many_peers_connections_opened": res.get("opened"), "web_many_peers": peers,
+            "web_many_peers_connections": connections}
+
+
+def measure_guest_streams(folder: str, seconds: float, streams: int = GUEST_STREAMS,
+                          addresses: int = GUEST_ADDRESSES) -> dict[str, Any]:
+    from bench.live import LiveTable
+    from bench.scripts_bag_of_ice import START
+    with LiveTable(folder) as t:
+        port, base = _target(t.url)
+        t.press(*START)
+        t.settle()
+        guest = _Child("guest", t.url, "--streams", str(streams), "--addresses", str(addresses),
+                       "--seconds", str(seconds + 10), timeout=seconds + 40)
+        got: list[int] = []
+        held = 0
+        try:
+            end = time.monotonic() + 10
+            while t.page.server.streams < t.settings.web_clients and time.monotonic() < end:
+                time.sleep(0.05)  # the guest holds every stream it can
+            held = t.page.server.streams
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                got.append(_stream_updates(t, port, base))
+                time.sleep(0.1)
+            res = guest.result()
+        finally:
+            guest.kill()
+    return {"web_guest_streams_page_ok": round(sum(got) / len(got), 4) if got else None,
+            "web_guest_streams_requests": len(got), "web_guest_streams_held_before": held,
+            "web_guest_streams_opened": res.get("opened"), "web_guest_streams": streams,
+            "web_guest_streams_addresses": addresses}
 
 
 # ================================================================ the flood
@@ -371,9 +593,12 @@ def measure_bad_log(folder: str, n: int = BAD_REQUESTS) -> dict[str, Any]:
 
 
 def measure_guard(folder: str, scripts: list[list[str]], *, siege_s: float = 20.0, bad: int = BAD_REQUESTS,
-                  flood_s: float = 15.0, flood_repeats: int = 2) -> dict[str, Any]:
+                  flood_s: float = 15.0, flood_repeats: int = 2, many_s: float = 20.0,
+                  many_peers: int = MANY_PEERS, guest_s: float = 15.0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     out.update(measure_siege(os.path.join(folder, "siege"), siege_s))
+    out.update(measure_many(os.path.join(folder, "many"), many_s, many_peers))
+    out.update(measure_guest_streams(os.path.join(folder, "guest"), guest_s))
     out.update(measure_bad_log(os.path.join(folder, "bad"), bad))
     out.update(measure_flood(os.path.join(folder, "flood"), scripts, flood_s, flood_repeats))
     return out
@@ -413,7 +638,8 @@ def measure(quick: bool) -> dict[str, Any]:
     from bench.scripts import all_scripts
     with tempfile.TemporaryDirectory(prefix="bench-web-guard-") as d:
         out = measure_guard(d, all_scripts(quick), siege_s=8.0 if quick else 20.0,
-                            flood_s=6.0 if quick else 15.0, flood_repeats=2 if quick else 3)
+                            flood_s=6.0 if quick else 15.0, flood_repeats=2 if quick else 3,
+                            many_s=8.0 if quick else 20.0, guest_s=6.0 if quick else 15.0)
     print("bench: a guest on the Wi-Fi done", file=sys.stderr)
     return out
 
@@ -424,6 +650,10 @@ def main(argv: list[str] | None = None) -> int:
         return siege_main(argv[1:])
     if argv and argv[0] == "flood":
         return flood_main(argv[1:])
+    if argv and argv[0] == "many":
+        return many_main(argv[1:])
+    if argv and argv[0] == "guest":
+        return guest_main(argv[1:])
     print(json.dumps(measure("--quick" in argv), indent=1))
     return 0
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import logging
 import os
 import sqlite3
 import zlib
@@ -42,6 +43,8 @@ from urllib.parse import quote
 
 from .errors import JournalBusyError, JournalError, JournalWriteError, NotAJournalError, StaleSessionError
 from .records import Event
+
+log = logging.getLogger("companion.journal")
 
 APPLICATION_ID = 0x50594443  # "PYDC"
 SCHEMA_VERSION = 2  # the file's (user_version); 2 added the crc column
@@ -230,6 +233,35 @@ def check_file(path: str) -> None:
         raise NotAJournalError(f"{path} is not a companion journal (not an SQLite file); it was left untouched")
 
 
+def make_private(path: str) -> None:
+    """The journal readable by this user alone, wherever the companion runs (issue 47:
+    it holds Bottoms Up's ``secret X`` moves). A missing folder is made 0700 and a
+    missing journal 0600 before SQLite opens it (its ``-wal`` and ``-shm`` files take
+    the journal's mode); a journal, its ``-wal`` or ``-shm``, or the companion's own
+    state folder that others may read is tightened, and the log says so once."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    wide = [(p, 0o600) for p in (path, path + "-wal", path + "-shm")]
+    if folder == os.path.dirname(os.path.abspath(default_path())):  # ours: a folder a user named is theirs
+        wide.append((folder, 0o700))
+    told = []
+    for p, mode in wide:
+        try:
+            was = os.stat(p).st_mode & 0o777
+            if was & 0o077:
+                os.chmod(p, was & mode)
+                told.append(f"{os.path.basename(p) or p} {was:o}")
+        except OSError:
+            continue  # not there (no -wal yet), or not ours to change: SQLite says what matters
+    if told:
+        log.warning("journal: others could read %s (%s); now for this user alone",
+                    folder, ", ".join(told))
+
+
 class Journal:
     """The durable log. One connection, used by the app loop's thread.
 
@@ -253,7 +285,7 @@ class Journal:
             check_file(path)
             if not read_only:
                 try:
-                    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                    make_private(path)
                 except OSError as e:
                     raise JournalError(f"cannot create the journal's folder for {path}: {e.strerror}") from None
         try:

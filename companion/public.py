@@ -40,7 +40,7 @@ from .pieces import Color
 from .records import Event, dumps
 from .words import page
 from .words.moves import move_words
-from .words.pieces import pips_text, size_word
+from .words.pieces import color_word, pips_text, size_word
 from .words.table import avg, hint_word, pct, result_words, waiting_words
 from .words.titles import title_of
 
@@ -420,6 +420,40 @@ def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
             "table": {}, "piece_names": {}}
 
 
+# ---------------------------------------------------------------- a seat's own page (V-3)
+
+SEAT_LIVE, SEAT_OVER, SEAT_AWAY, SEAT_ENDED = "live", "over", "away", "ended"
+
+
+def seat_view(base: dict[str, Any], seat: dict[str, Any], state: str) -> dict[str, Any]:
+    """Seat page ``seat`` (``companion.seats.seat_part``) over ``base``, the view of its
+    own game (RULINGS V-3, amended 2026-11-29): ``state`` says what its color box
+    shows: ``live`` (its game is being played: the seat's color, for its player to
+    hold to see), ``over`` (the game was played out: every color is public now,
+    BU-3), ``away`` (a game kept for later, not being played now: no color until
+    it is resumed) or ``ended`` (ended early: the color has ended)."""
+    part: dict[str, Any] = {"seat": seat["seat"], "name": seat["name"], "number": seat["number"], "state": state}
+    if state == SEAT_LIVE:
+        part.update(color=seat["color"], color_word=color_word(Color(seat["color"])))
+    return {**base, "seat": part}
+
+
+def away_view(seq: int, session_id: int, game: str, number: int) -> dict[str, Any]:
+    """The view of a seat page whose game the device is not playing (kept for later or
+    ended early, V-3): the game's name and number and that it is not being played
+    now; no board, no scores, nothing of the game the device plays instead."""
+    return {**idle_view(seq), "session": {"id": session_id, "number": number, "game": game,
+                                          "title": title_of(game), "over": False},
+            "waiting": _("This game is not being played now.")}
+
+
+def kept_view(seq: int, final: dict[str, Any]) -> dict[str, Any]:
+    """A game played out, shown on its seat pages once the device has left it (V-3,
+    V-4): its final view (the winner, every color), marked as finished, nobody to act."""
+    return {**final, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+            "lang": current_language(), "labels": labels()}
+
+
 def labels() -> dict[str, Any]:
     """The page's fixed words, in the device's language (made once a language)."""
     return _labels(current_language())
@@ -456,7 +490,9 @@ def _label_words() -> dict[str, Any]:
         "your_color": _("Your color"), "seat_hold": _("Hold to see"), "seat_release": _("Release to hide"),
         "seat_tap_hide": _("Tap to hide"),
         "seat_hint": _("Hold the button to see your color, or tap it (tap again to hide)."),
-        "seat_ended": _("The game is over: every color is on the scoreboard, and this seat's page has ended."),
+        "seat_over": _("The game is over: every color is on the scoreboard."),
+        "seat_away": _("This game is not being played now: your color comes back when it is resumed."),
+        "seat_ended": _("This game has ended, and your color with it."),
     }
 
 

@@ -9,30 +9,37 @@ one seat of one game. It lives in memory only: it is never written to the
 journal, a log, an export, the public page or the console (V-3), so a restart
 of the device ends every seat address (the player scans again).
 
-A token ends (``prune``):
+A seat's page belongs to its game (V-3, amended 2026-11-29). Its token lives
+until the device's address is renewed (``clear``) or the device restarts, and
+its color (``Seat.ended``) ends:
 
-* when its game ends (played to its end, or ended early): an open seat page
-  then gets the public page's final view (every color is public then, BU-3)
-  and is told that the address has ended;
-* when the game is undone to before the colors were drawn (the seat has no
-  color any more);
-* when the device's address is renewed (``clear``).
+* when its game ends, played to its end or ended early (``end_game``, and
+  ``prune`` on the game the device shows): the page then shows that game's
+  final public view (every color is public then, BU-3), or, for a game ended
+  early, that the game is not being played;
+* when the game is undone to before the colors were drawn: the seat has no
+  color any more, and its token ends at once (``prune``; the page is told).
 
-What a seat page shows (``seat_part``) is what the public page shows plus that
-seat's own color, its name and the game's number: nothing that depends on
-another seat's color (V-3). The registry is told the color when the token is
-made (the device draws the code beside that color), and the color of a seat
-cannot change but by an undo to before the draw, which ends the token.
+While the device plays another game, or none, the page says that its game is
+not being played and shows no board and no color (``companion.public.seat_view``);
+a game kept for later brings the color back when resumed.
+
+What a seat page adds (``seat_part``) is that seat's own color, its name and
+the game's number: nothing that depends on another seat's color (V-3). The
+registry is told the color when the token is made (the device draws the code
+beside that color), and the color of a seat cannot change but by an undo to
+before the draw, which ends the token.
 """
 from __future__ import annotations
 
 import hmac
 import secrets as _secrets
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 TOKEN_BYTES = 12  # 96 random bits, as the device's own secret
+ENDED_KEPT = 64   # seat pages kept after their color ended (each shows its game's end); older ones end
 
 
 def new_token() -> str:
@@ -41,10 +48,13 @@ def new_token() -> str:
 
 @dataclass(frozen=True)
 class Seat:
-    """One seat address: the session (its journal id), the seat, and what its page adds."""
+    """One seat address: the session (its journal id), the seat, what its page adds,
+    its game and whether its color has ended (its game ended)."""
     session_id: int
     seat: int
     part: dict[str, Any]   # ``{"seat", "name", "color", "number"}``: the seat page's addition
+    game: str = ""
+    ended: bool = False
 
 
 def seat_colors(state: Any) -> list[str | None]:
@@ -90,10 +100,10 @@ class Seats:
             return None
         with self._lock:
             for token, s in self._live.items():
-                if s.session_id == session.id and s.seat == seat and s.part == part:
+                if s.session_id == session.id and s.seat == seat and s.part == part and not s.ended:
                     return token
             token = self._make()
-            self._live[token] = Seat(session.id, seat, part)
+            self._live[token] = Seat(session.id, seat, part, str(getattr(session, "game", "")))
             self.version += 1
             return token
 
@@ -110,22 +120,43 @@ class Seats:
         return found
 
     def prune(self, session: Any) -> list[str]:
-        """End the tokens of ``session`` (the one the device's screen plays) that no
-        longer hold: its game is over, or the seat's color is gone (an undo to before
-        the draw). Returns the ended tokens."""
-        over = bool(getattr(session, "finished", False) or session.state.is_terminal())
+        """Follow ``session`` (the one the device's screen plays): its game over ends its
+        seats' colors (``end_game``); a seat whose color is gone (an undo to before the
+        draw) loses its token. Returns the tokens that ended."""
+        if bool(getattr(session, "finished", False) or session.state.is_terminal()):
+            self.end_game(session.id)
         colors = seat_colors(session.state)
         ended = []
         with self._lock:
             for token, s in list(self._live.items()):
-                if s.session_id != session.id:
+                if s.session_id != session.id or s.ended:
                     continue
                 color = colors[s.seat] if s.seat < len(colors) else None
-                if over or color != s.part["color"]:
+                if color != s.part["color"]:
                     del self._live[token]
                     ended.append(token)
             self.version += bool(ended)
         return ended
+
+    def end_game(self, session_id: int) -> bool:
+        """Session ``session_id``'s game has ended (played out or ended early): its seats'
+        colors end, their pages stay (they show the game's end). True if any ended."""
+        with self._lock:
+            changed = False
+            for token, s in list(self._live.items()):
+                if s.session_id == session_id and not s.ended:
+                    self._live[token] = replace(s, ended=True)
+                    changed = True
+            old = [t for t, s in self._live.items() if s.ended]
+            for token in old[:-ENDED_KEPT]:  # the oldest pages of games long over end
+                del self._live[token]
+            self.version += changed
+        return changed
+
+    def sessions(self) -> set[int]:
+        """The sessions that have seat pages."""
+        with self._lock:
+            return {s.session_id for s in self._live.values()}
 
     def clear(self) -> list[str]:
         """End every token (the device's address was renewed)."""

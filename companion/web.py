@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
 import json
 import re
 import secrets as _secrets
@@ -39,14 +40,15 @@ from .words import page
 from .words.titles import title_of
 from .journal import Journal
 from .listeners import Listeners
-from .games.bottoms_up import Color
 from .seats import Seats
-from .words.pieces import color_word
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
 DEFAULT_MAX_CLIENTS = 32   # streams at once; the one past it gets 503
-PING_S = 15.0              # a comment line on an idle stream: dead clients are found, proxies keep it
+PING_S = 5.0               # a comment line on an idle stream: dead clients are found, proxies keep it,
+PING_PAD = 2048            # and padded so that a stream nobody reads fills its buffers and is ended
+                           # (hardware/web_server.py's WRITE_TIMEOUT_S), idle game or not (issue 47)
+TAKEN_RETRY_MS = 10_000    # the reconnect delay said to a stream whose place a newcomer took
 RETRY_MS = 1500            # the browser's reconnect delay after a dropped stream
 MAX_HEADER_BYTES = 8192    # a request's line and headers; larger gets 431 (uvicorn's parser stops
                            # a larger one that comes in pieces; this, one that comes at once)
@@ -111,19 +113,21 @@ class Board(Listeners):
         self._seq = 0
         text = json.dumps(public.idle_view(0), ensure_ascii=False, separators=(",", ":"))
         self._snap: tuple[str, str] = (view_tag(0, text), text)
+        self._view: dict[str, Any] = public.idle_view(0)
         self._last: Any = None  # the session last shown playing (its final result may stay, V-4)
         self.seats = Seats()    # the seat pages' addresses (issue 41, V-3): in memory only
-        # each seat page's (tag, text, alive), made with the public one; a seat ended with its
-        # game stays (not alive) so that a page open on it gets the end (a few, briefly)
-        self._seat_snaps: dict[str, tuple[str, str, bool]] = {}
-        self._ended: list[str] = []
+        self._playing: Any = None  # the session the device's screen played at the last publish
+        self._settings: Any = None
+        # the games played out that have seat pages: each page keeps its game's final view (V-3)
+        self._finals: dict[int, Any] = {}
+        self._final_views: dict[tuple[int, str], dict[str, Any]] = {}
+        self._seat_snaps: dict[str, tuple[str, str]] = {}  # each seat page's (tag, text), made with the public one
 
-    def seat_snapshot(self, token: str) -> tuple[str, str, bool] | None:
-        """``(tag, json_text, alive)`` for seat page ``token`` (issue 41, RULINGS V-3): the
-        public snapshot with that seat's part (its own color) added while the token
-        lives; the public snapshot alone, not alive, once its game has ended; None for
-        a token that is not (or no longer) a seat's. Every known token is compared in
-        constant time (a near miss takes as long as a far one)."""
+    def seat_snapshot(self, token: str) -> tuple[str, str] | None:
+        """``(tag, json_text)`` for seat page ``token`` (issue 41, RULINGS V-3): its own
+        game's view (``public.seat_view``); None for a token that is not (or no longer)
+        a seat's. Every known token is compared in constant time (a near miss takes as
+        long as a far one)."""
         with self._lock:
             items = list(self._seat_snaps.items())
         raw = token.encode("utf-8", "surrogateescape")
@@ -138,24 +142,44 @@ class Board(Listeners):
         end at once, as the public ones do."""
         self.seats.clear()
         with self._lock:
-            self._ended.clear()
-        self._refresh_seats()
+            view = self._view
+        self._publish_seats(view)
 
-    def _seat_texts(self, tag: str, text: str) -> dict[str, tuple[str, str, bool]]:
-        seq = tag.split("-", 1)[0]
-        out: dict[str, tuple[str, str, bool]] = {}
+    def _seat_texts(self, view: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """Each seat page's snapshot: its game's view, whatever the device plays (V-3)."""
+        playing = self._playing
+        seq = int(view["seq"])
+        out: dict[str, tuple[str, str]] = {}
+        for sid in [k for k in self._finals if k not in self.seats.sessions()]:
+            del self._finals[sid]  # no page left to show it
         for token, seat in self.seats.items():
-            part = {**seat.part, "color_word": color_word(Color(seat.part["color"]))}
-            seat_text = text[:-1] + ',"seat":' + json.dumps(part, ensure_ascii=False, separators=(",", ":")) + "}"
-            out[token] = (view_tag(int(seq), seat_text), seat_text, True)
-        for token in self._ended:
-            out.setdefault(token, (tag, text, False))
+            if playing is not None and seat.session_id == playing.id:
+                if not seat.ended:
+                    state = public.SEAT_LIVE
+                else:
+                    state = public.SEAT_OVER if playing.state.is_terminal() else public.SEAT_ENDED
+                base = view
+            elif seat.session_id in self._finals:  # played out: its final view stays (V-4)
+                base, state = public.kept_view(seq, self._final_view(seat.session_id)), public.SEAT_OVER
+            else:  # kept for later, or ended early: not being played now
+                base = public.away_view(seq, seat.session_id, seat.game, seat.part["number"])
+                state = public.SEAT_ENDED if seat.ended else public.SEAT_AWAY
+            text = json.dumps(public.seat_view(base, seat.part, state), ensure_ascii=False, separators=(",", ":"))
+            out[token] = (view_tag(seq, text), text)
         return out
 
-    def _refresh_seats(self) -> None:
-        with self._lock:
-            tag, text = self._snap
-        snaps = self._seat_texts(tag, text)
+    def _final_view(self, sid: int) -> dict[str, Any]:
+        key = (sid, language())
+        got = self._final_views.get(key)
+        if got is None:
+            s = self._finals[sid]
+            self._final_views = {k: v for k, v in self._final_views.items() if k[0] in self._finals}
+            got = self._final_views[key] = public.view(s, number=getattr(s, "number", None),
+                                                        settings=self._settings)
+        return got
+
+    def _publish_seats(self, view: dict[str, Any]) -> None:
+        snaps = self._seat_texts(view)
         with self._lock:
             changed = snaps != self._seat_snaps
             self._seat_snaps = snaps
@@ -166,9 +190,9 @@ class Board(Listeners):
         with self._lock:
             return self._snap
 
-    def seat_snapshots(self) -> dict[str, tuple[str, str, bool]]:
-        """Every seat page's ``(tag, text, alive)`` by token, as made now (what the
-        page's own process gets, issue 38)."""
+    def seat_snapshots(self) -> dict[str, tuple[str, str]]:
+        """Every seat page's ``(tag, text)`` by token, as made now (what the page's own
+        process gets, issue 38)."""
         with self._lock:
             return dict(self._seat_snaps)
 
@@ -177,10 +201,14 @@ class Board(Listeners):
         shows moved since the last one: the journal, the session shown, its end, the
         language, or leaving the game (V-4). True if it did."""
         s = public.session_of(app)
+        self._settings = getattr(app, "settings", None)
+        left, self._playing = self._playing, s
+        if left is not None and (s is None or s.id != left.id):
+            self._left(left)
         if s is not None:
             self._last = s
             if len(self.seats):
-                self._end_seats_of(s)
+                self.seats.prune(s)  # its end, or an undo to before the draw (V-3)
             key: Any = (s.id, s.last_seq, bool(s.finished), language(), self.seats.version,
                         public.view_key(app, s))
         else:  # the main menu: its view changes with the language and the game left
@@ -189,7 +217,7 @@ class Board(Listeners):
         if key == self._key:
             return False
         if s is not None:
-            view = public.view(s, number=getattr(s, "number", None), settings=getattr(app, "settings", None),
+            view = public.view(s, number=getattr(s, "number", None), settings=self._settings,
                                screen=key[-1][0])
             seq = view["seq"]
         else:
@@ -203,27 +231,33 @@ class Board(Listeners):
         self.set(seq, view, key=key)
         return True
 
-    def _end_seats_of(self, session) -> None:
-        """A game's end, or an undo to before its colors were drawn, ends its seat
-        addresses (V-3); a page open on one gets the public view, then the end."""
-        ended = self.seats.prune(session)
-        if ended and (session.finished or session.state.is_terminal()):
-            with self._lock:
-                self._ended = (self._ended + ended)[-64:]  # only open pages need them, briefly
+    def _left(self, session) -> None:
+        """The device left ``session`` (for the main menu or another session): a game
+        that ended (played out, or ended early) ends its seats' colors; one played out
+        keeps its final view on its seat pages; one kept for later keeps them (V-3)."""
+        if session.id not in self.seats.sessions():
+            return
+        if session.finished:
+            self.seats.end_game(session.id)
+        if session.state.is_terminal():
+            self._finals[session.id] = session
+            self._final_views = {k: v for k, v in self._final_views.items() if k[0] != session.id}
+        else:
+            self._finals.pop(session.id, None)
 
     def set(self, seq: int, view: dict[str, Any], *, key: Any = None) -> None:
         text = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
         snap = (view_tag(seq, text), text)
-        seats = self._seat_texts(*snap) if (self._seat_snaps or len(self.seats)) else {}
+        seats = self._seat_texts(view) if (self._seat_snaps or len(self.seats)) else {}
         with self._lock:
             self._key = key
             self._seq = seq
+            self._view = view
             changed = snap != self._snap or seats != self._seat_snaps
             self._snap = snap
             self._seat_snaps = seats
             listeners = list(self._listeners) if changed else []
         self._tell(listeners)
-
 
 
 def download_file(game: str, number: int, fmt: str) -> str:
@@ -239,6 +273,35 @@ def download_name(journal, number: int, fmt: str) -> str:
 
 def _asset(name: str) -> bytes:
     return resources.files("companion").joinpath("web_assets", name).read_bytes()
+
+
+_PING = ": " + "." * PING_PAD + "\n\n"
+
+
+def peer_of(host: str) -> str:
+    """The peer an address counts as (issue 47): an IPv4 address itself (an
+    IPv4-mapped IPv6 one as IPv4), an IPv6 address by its /64, which one host
+    may hold whole."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class _Held:
+    """An open stream: whose (``peer_of``), since when, how to end it at once."""
+
+    __slots__ = ("peer", "abort", "since", "taken")
+    _count = 0
+
+    def __init__(self, peer: str, abort: Callable[[], None] | None) -> None:
+        _Held._count += 1
+        self.peer, self.abort, self.since, self.taken = peer, abort, _Held._count, False
 
 
 class WebApp:
@@ -258,6 +321,7 @@ class WebApp:
         self.max_clients = max_clients
         self.ping_s = ping_s
         self.streams = 0
+        self._held: list[_Held] = []  # the open streams, oldest first (``_take_place``)
         self.generation = 0  # bumped by renew(): every open stream ends
         self._files = {name: _asset(name) for name in (*ASSETS, *set(PAGES.values()))}
         # a seat's own page (issue 41): the scoreboard with the "Your color" box's files
@@ -335,8 +399,9 @@ class WebApp:
         try:
             await response(scope, receive, send)
         finally:
-            if getattr(response, "counted", False):  # a stream's place comes free when it ends,
-                self.streams -= 1                    # however it ends (a client gone, a restart)
+            release = getattr(response, "release", None)
+            if release is not None:  # a stream's place comes free when it ends,
+                release()            # however it ends (a client gone, a restart, taken)
 
     def _not_found(self) -> Response:
         return PlainTextResponse("Not Found", status_code=404, headers=NO_STORE)
@@ -349,8 +414,7 @@ class WebApp:
             return self._not_found()
         seat: str | None = None  # a seat page's token (issue 41, V-3) in place of the secret
         if not _secrets.compare_digest(parts[1].encode("utf-8", "surrogateescape"), self.secret.encode()):
-            snap = self.board.seat_snapshot(parts[1])
-            if snap is None or not snap[2]:  # ended, or never one: like any wrong secret
+            if self.board.seat_snapshot(parts[1]) is None:  # renewed, or never one: like any wrong secret
                 return self._not_found()
             seat = parts[1]
         if request.method not in ("GET", "HEAD"):
@@ -362,7 +426,11 @@ class WebApp:
             # "/SECRET", "/SECRET/tv/", "/SECRET/TV": typed on a TV's remote, they find the page
             return Response(status_code=308, headers={"Location": f"/{parts[1]}/{wanted}", **NO_STORE})
         if rest in PAGES:
-            page = self._seat_page if seat is not None and rest == "" else self._files[PAGES[rest]]
+            if seat is not None and rest == "":  # told the public address for its links (V-3)
+                home = f'<meta name="scoreboard-home" content="/{self.secret}/">\n'.encode()
+                page = self._seat_page.replace(b"</head>", home + b"</head>", 1)
+            else:
+                page = self._files[PAGES[rest]]
             return Response(page, media_type="text/html; charset=utf-8",
                             headers={"Cache-Control": "no-cache"})
         if rest.startswith("static/") and rest[7:] in ASSETS:
@@ -389,34 +457,66 @@ class WebApp:
         address has ended."""
         if seat is None:
             return self.board.snapshot()
-        snap = self.board.seat_snapshot(seat)
-        return None if snap is None else snap[:2]
+        return self.board.seat_snapshot(seat)
+
+    def knows(self, first: str) -> bool:
+        """Whether ``first`` (an address's first segment) is the secret or a live seat's
+        token: its sender is one of the table's (hardware/web_server.py keeps its
+        connections before a stranger's, issue 47)."""
+        if _secrets.compare_digest(first.encode("utf-8", "surrogateescape"), self.secret.encode()):
+            return True
+        snap = self.board.seat_snapshot(first)
+        return snap is not None and snap[2]
+
+    def _take_place(self, peer: str) -> bool:
+        """Every stream's place is taken: the newest stream of the peer holding the
+        most ends, if that peer holds more than ``peer`` does (issue 47: a browser
+        needs one stream, so a phone or a TV always gets its own, whatever one
+        guest holds). False if no peer holds more."""
+        count: dict[str, int] = {}
+        for h in self._held:
+            count[h.peer] = count.get(h.peer, 0) + 1
+        top = max(count.values(), default=0)
+        if top <= count.get(peer, 0):
+            return False
+        victim = max((h for h in self._held if count[h.peer] == top), key=lambda h: h.since)
+        victim.taken = True
+        self._release(victim)
+        if victim.abort is not None:
+            victim.abort()  # at once, even if it is stuck writing to a reader that stopped
+        else:
+            self._wake()
+        return True
+
+    def _release(self, held: "_Held") -> None:
+        if held in self._held:
+            self._held.remove(held)
+            self.streams -= 1
 
     def _stream(self, request: Request, seat: str | None = None) -> Response:
-        if self.streams >= self.max_clients:
+        peer = peer_of(request.client.host if request.client else "")
+        if self.streams >= self.max_clients and not self._take_place(peer):
             return PlainTextResponse("Service Unavailable: too many pages open", status_code=503,
                                      headers={"Retry-After": "10", **NO_STORE})
         last = request.headers.get("last-event-id", "")
+        abort = request.scope.get("extensions", {}).get("companion.abort")
+        held = _Held(peer, abort)
+        self._held.append(held)
         self.streams += 1
         generation, secret = self.generation, self.secret
 
         async def events():
             yield f"retry: {RETRY_MS}\n\n"
             sent = last
-            while generation == self.generation:
+            while generation == self.generation and not held.taken:
                 if seat is None:
                     tag, text = self.board.snapshot()
-                else:  # a seat's page: its game's end, an undo or a renewal ends it (V-3)
+                else:  # a seat's page: an undo to before the draw or a renewal ends it (V-3)
                     snap = self.board.seat_snapshot(seat)
                     if snap is None:
                         yield 'event: gone\ndata: {"reason":"seat"}\n\n'
                         return
-                    tag, text, alive = snap
-                    if not alive:
-                        if tag != sent:
-                            yield f"id: {tag}\nevent: state\ndata: {text}\n\n"
-                        yield 'event: gone\ndata: {"reason":"seat_over"}\n\n'
-                        return
+                    tag, text = snap
                 if tag != sent:
                     # an update's id is the tag of what the page shows (the journal's seq and
                     # the text's digest, issue 37): a reconnect (Last-Event-ID) gets the
@@ -428,13 +528,15 @@ class WebApp:
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=self.ping_s)
                 except asyncio.TimeoutError:
-                    yield ": ping\n\n"
-            if generation != self.generation and (self.secret != secret or seat is not None):
+                    yield _PING  # padded: a reader that stopped is found out, idle game or not
+            if held.taken:  # a newcomer has its place: come back later, not at once
+                yield f"retry: {TAKEN_RETRY_MS}\n\n"
+            elif generation != self.generation and (self.secret != secret or seat is not None):
                 yield "event: gone\ndata: {}\n\n"  # the secret was renewed: the page says so
 
         response = StreamingResponse(events(), media_type="text/event-stream",
                                      headers={"X-Accel-Buffering": "no", "Connection": "close", **NO_STORE})
-        response.counted = True  # type: ignore[attr-defined]
+        response.release = lambda: self._release(held)  # type: ignore[attr-defined]
         return response
 
     # ------------------------------------------------------------ history and downloads

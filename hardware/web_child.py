@@ -14,7 +14,7 @@ reads the same lines from the device's Unix socket, and ``--enabled`` is its
 * then ``{"snap": {"key": K, "tag": T, "text": X}}``: the newest projection
   of ``K`` (``"public"``: the page's), as ``Board.snapshot()`` made it in the
   device's process; only the newest matters, so the device sends no backlog;
-* ``{"seats": {TOKEN: [T, X, ALIVE]}}``: every seat page's snapshot (issue 41),
+* ``{"seats": {TOKEN: [T, X]}}``: every seat page's snapshot (issue 41),
   before the public one that moved them;
 * ``{"secret": S}``: a renewal; old addresses answer 404 and open pages end
   at once (``WebApp.renew``).
@@ -64,13 +64,13 @@ class Mirror(Listeners):
     def __init__(self) -> None:
         super().__init__()
         self._snaps: dict[str, tuple[str, str]] = {"public": ("0", "{}")}
-        self._seats: dict[str, tuple[str, str, bool]] = {}  # seat pages' (tag, text, alive) by token
+        self._seats: dict[str, tuple[str, str]] = {}  # seat pages' (tag, text) by token
 
     def snapshot(self, key: str = "public") -> tuple[str, str]:
         with self._lock:
             return self._snaps[key]
 
-    def seat_snapshot(self, token: str) -> tuple[str, str, bool] | None:
+    def seat_snapshot(self, token: str) -> tuple[str, str] | None:
         """As ``companion.web.Board.seat_snapshot``: every known token compared in
         constant time; None for a token that is not a seat's."""
         with self._lock:
@@ -83,7 +83,7 @@ class Mirror(Listeners):
         return found
 
     def put_seats(self, seats: dict[str, Any]) -> None:
-        snaps = {str(k): (str(v[0]), str(v[1]), bool(v[2])) for k, v in seats.items()}
+        snaps = {str(k): (str(v[0]), str(v[1])) for k, v in seats.items()}
         with self._lock:
             changed = snaps != self._seats
             self._seats = snaps
@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cfg: dict[str, Any] = json.loads(first)
     from companion.web import WebApp  # after the config line: --enabled must not load the web stack
-    from hardware.web_server import WebServer  # same reason
+    from hardware.web_server import WebServer, more_files  # same reason
+    more_files()  # room for a siege's newcomers to wait unanswered (hardware/web_server.py's _park)
     board = Mirror()
     for s in cfg.get("snaps", ()):  # what the device shows now, before the first request
         board.put(str(s.get("key", "public")), str(s["tag"]), str(s["text"]))

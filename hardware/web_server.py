@@ -9,23 +9,36 @@ headers larger than ``MAX_HEADER_BYTES`` get 400) and this module's where it
 has none (issue 38, docs/web.md's threat model):
 
 * connections: at most ``max_clients + SPARE_CONNECTIONS`` at once and
-  ``PER_PEER`` from one address. A connection past either takes the place of
-  the oldest *idle* one (no whole request in: it waits for headers, or sits
-  between requests) of the address that holds the most, its own first; when
-  none is idle it is closed at once, without a word. A stream or a request
-  being answered is never put out for a newcomer.
+  ``PER_PEER`` from one peer (an address; an IPv6 one by its /64, issue 47).
+  A peer that showed the secret or a seat's token within ``TRUST_S`` is the
+  table's; the others are strangers, and together they hold at most all but
+  ``1/RESERVED`` of the connections. A connection past a limit takes the place
+  of the oldest *idle* one (no whole request in: it waits for headers, or sits
+  between requests) of the peer that holds the most, its own first; the
+  table's are never put out for a stranger's, and a stranger's fresh
+  connection not for another stranger's within ``GRACE_S``. A newcomer is
+  known as the table's before its first byte is parsed if its request, read
+  ahead (``MSG_PEEK``), starts with the secret. With no room it waits,
+  unanswered and unread by the parser, up to ``PARK_S`` for its request (a
+  request with the secret then gets room; anything else is closed without a
+  word): closed at once, a siege's connections came straight back and filled
+  the kernel's queue ahead of a phone's. A stream or a request being answered
+  is never put out for a newcomer.
 * a client that has not sent its request's headers within ``HEADER_TIMEOUT_S``
   of connecting (or of its last response), ``BUSY_HEADER_TIMEOUT_S`` when the
   server is more than half full, is dropped, whatever it trickles (slowloris);
 * a response that cannot write for ``WRITE_TIMEOUT_S`` is ended, and what a
   connection may queue is bounded (``SEND_BUFFER`` in the kernel and as much
   in the event loop): a stream whose reader stops is ended, not fed;
-* a request with both Content-Length and Transfer-Encoding (RFC 9112 6.3)
-  gets 400 and the connection closes;
+* a request with both Content-Length and Transfer-Encoding (RFC 9112 6.3),
+  or a folded header line (obs-fold, RFC 9112 5.2), gets 400 and the
+  connection closes; an encoded slash (``%2F``) in the path gets the bare 404
+  of any unknown path, before any routing (issue 47);
 * every answer the server gives of its own (400, 431, 500) is as bare as the
   page's 404: the same headers, the status's reason as the whole body; what
   bad requests write to the log is rate-limited (``LOG_BURST`` lines, then
-  one every ``LOG_EVERY_S``).
+  one every ``LOG_EVERY_S``); a client that stops reading or goes away
+  mid-response is one line, never a traceback.
 
 A failing server never stops the device: the port taken, a crash, anything
 uvicorn raises is said once (``on_fault(message)``, for the OLED's status
@@ -47,6 +60,9 @@ import http
 import json
 import logging
 import os
+import random
+import re
+import resource
 import socket
 import subprocess
 import sys
@@ -60,7 +76,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from companion import page_secret
 from companion.page_secret import device_secret
-from companion.web import HEADERS, NO_STORE, Board, WebApp
+from companion.web import HEADERS, NO_STORE, Board, WebApp, peer_of
 
 HEADER_TIMEOUT_S = 10.0     # a request's line and headers must be in by then
 WRITE_TIMEOUT_S = 10.0      # a stream whose client does not read for this long is ended
@@ -74,6 +90,14 @@ LOG_BURST = 5               # bad requests' log lines at once, then one every LO
 LOG_EVERY_S = 60.0
 RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 60.0
+TRUST_S = 600.0             # a peer that showed the secret (or a seat's token) this recently is the table's
+RESERVED = 3                # strangers (the others) hold at most all but 1/RESERVED of the connections
+PEEK_BYTES = 512            # what is read ahead of a newcomer's request when the server is full
+PARK_S = 30.0               # a newcomer without room waits up to this long (from half of it), unanswered
+PARK_MAX = 4096             # newcomers waiting so at most (and a quarter of the open files' limit
+                            # left free); past that one is closed at once
+GRACE_S = 1.0               # a fresh connection's time to send its request before it can be put out
+TRUSTED_KEPT = 1024         # addresses remembered at most (the oldest forgotten first)
 
 log = logging.getLogger("companion.web")
 requests_log = logging.getLogger("companion.web.requests")  # bad requests and failed handlers: rate-limited
@@ -139,20 +163,51 @@ def bare(status: int, *, close: bool = False) -> tuple[list[tuple[bytes, bytes]]
     return headers, body
 
 
+_FOLD = re.compile(rb"\n[ \t]")
+
+
+def _park_room() -> int:
+    """How many newcomers may wait (``_Protocol._park``): ``PARK_MAX``, and never more
+    than three quarters of this process's open files' limit (a full table of files
+    would stop every accept, a phone's too)."""
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (OSError, ValueError):
+        return 0
+    return PARK_MAX if soft == resource.RLIM_INFINITY else min(PARK_MAX, soft * 3 // 4 - 64)
+
+
+def more_files(n: int = 8192) -> None:
+    """This process's open files' soft limit raised towards ``n`` (within the hard
+    limit; systemd's default soft limit is 1024): room for newcomers to wait."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = n if hard == resource.RLIM_INFINITY else min(n, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (OSError, ValueError):
+        pass
+
+
 class _Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with a deadline on each request's headers,
     a share of the connections per address and bare 400s (module docstring)."""
 
     _deadline: asyncio.TimerHandle | None = None
     _seen: Any = None
-    _peer = ""
+    _peer = ""    # what it counts as (``companion.web.peer_of``: an IPv6 address by its /64)
+    _addr = ""    # its own address: what the table's trust is kept by
     _since = 0.0
     _idle = True  # no whole request in since it connected or since its last response
+    _first = True  # no request yet: in its grace (GRACE_S) it is not put out for a newcomer
+    _tail = b""   # the end of the headers' bytes so far (a fold across two reads)
+    _parked = False  # no room when it came: it waits for its request (``_park``), neither counted nor served
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
-        self._peer = self.client[0] if self.client else ""
-        self._since = self.loop.time()
+        self._addr = self.client[0] if self.client else ""
+        self._peer = peer_of(self._addr)
+        self._since = time.monotonic()
         sock = transport.get_extra_info("socket")
         if sock is not None:
             try:
@@ -161,9 +216,32 @@ class _Protocol(H11Protocol):
                 pass
         transport.set_write_buffer_limits(high=SEND_BUFFER)
         if not self._admit():
-            transport.close()  # no room, and nobody idle to give it up: closed without a word
+            self._park()  # no room, and nobody idle to give it up: it waits, unanswered
             return
+        self._served().add(self)
         self._arm()
+
+    def _park(self) -> None:
+        """No room for it now: it waits ``PARK_S`` for its request, unanswered, and is
+        closed without a word after that (or at once past ``PARK_MAX`` waiting). A
+        request that shows the secret then gets room (``data_received``). Closed at
+        once, a siege's connection came back at once, and a phone's waited behind
+        thousands of them in the kernel's queue; waiting, they do not come back."""
+        parked: set[_Protocol] = getattr(self.config, "companion_parked", set())
+        if len(parked) >= _park_room():
+            self.transport.close()
+            return
+        self._parked = True
+        parked.add(self)
+        self._disarm()
+        # spread over half of PARK_S: a siege's connections do not all come back at once
+        self._deadline = self.loop.call_later(PARK_S * (0.5 + random.random() / 2), self.transport.close)
+
+    def _unpark(self) -> None:
+        if self._parked:
+            self._parked = False
+            getattr(self.config, "companion_parked", set()).discard(self)
+            self._disarm()
 
     # ------------------------------------------------------------ connections' shares
 
@@ -171,27 +249,92 @@ class _Protocol(H11Protocol):
         return int(getattr(self.config, "companion_limit", 48))
 
     def _open(self) -> list["_Protocol"]:
-        return [c for c in self.connections
-                if c is not self and isinstance(c, _Protocol) and not c.transport.is_closing()]
+        return [c for c in self._served() if c is not self and not c.transport.is_closing()]
 
-    def _admit(self) -> bool:
+    def _served(self) -> set["_Protocol"]:
+        """The connections given room (not those waiting: they may be thousands, and
+        every newcomer looks at each of these)."""
+        served = getattr(self.config, "companion_served", None)
+        if served is None:
+            served = self.config.companion_served = set()  # type: ignore[attr-defined]
+        return served
+
+    def _trusted(self, now: float) -> bool:
+        """Its address showed the secret or a seat's token within ``TRUST_S``."""
+        seen = getattr(self.config, "companion_trusted", {}).get(self._addr)
+        return seen is not None and now - seen < TRUST_S
+
+    def _shows_secret(self, ahead: bytes | None = None) -> bool:
+        """Whether what it has sent so far (``ahead``, else read ahead and left for the
+        parser) is a request whose path starts with the secret or a seat's token; its
+        address is then the table's (``_TimedSend.knows``)."""
+        guard = getattr(self.config, "companion_guard", None)
+        if guard is None:
+            return False
+        if ahead is None:
+            sock = self.transport.get_extra_info("socket")
+            if sock is None:
+                return False
+            try:
+                with sock.dup() as peek:
+                    ahead = peek.recv(PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            except OSError:
+                return False
+        line = ahead.split(b"\r\n", 1)[0].split(b" ")
+        if len(line) < 2 or not guard.knows(line[1].split(b"?", 1)[0], self._addr):
+            return False
+        return True
+
+    def _in_grace(self, now: float) -> bool:
+        return self._first and now - self._since < GRACE_S
+
+    def _admit(self, ahead: bytes | None = None) -> bool:
+        """Room for this connection, or False (module docstring). The table's
+        connections (``_trusted``, or one whose request, read ahead, shows the secret)
+        are never put out for a stranger's, and strangers hold at most all but
+        ``1/RESERVED`` of them together; a stranger's fresh connection is not put out
+        for another stranger's within its grace (``GRACE_S``): a newcomer is refused instead."""
+        now = time.monotonic()
         others = self._open()
-        per_peer = int(getattr(self.config, "companion_per_peer", PER_PEER))
-        mine = [c for c in others if c._peer == self._peer]
-        if len(mine) >= per_peer:  # this address has its share: its own oldest idle one goes
-            victim = min((c for c in mine if c._idle), key=lambda c: c._since, default=None)
+        ours = {c: c._trusted(now) for c in others}
+        me = self._trusted(now)
+        limit = self._limit()
+        strangers = [c for c in others if not ours[c]]
+        if not me and (len(strangers) >= limit - limit // RESERVED or len(others) >= limit):
+            me = self._shows_secret(ahead)  # its request may be in already: a phone's is, a siege's never
+
+        def may_go(c: "_Protocol") -> bool:  # idle, and not the table's for a stranger
+            return c._idle and (me or not ours[c])
+
+        def heaviest(pool: list["_Protocol"]) -> "_Protocol | None":  # the oldest of the address holding most
+            count: dict[str, int] = {}
+            for c in others:
+                count[c._peer] = count.get(c._peer, 0) + 1
+            return max(pool, key=lambda c: (count[c._peer], -c._since), default=None)
+
+        def put_out(victim: "_Protocol | None") -> bool:
             if victim is None:
                 return False
             victim.transport.close()
             others.remove(victim)
-        if len(others) >= self._limit():  # full: the oldest idle one of the address holding the most goes
-            count: dict[str, int] = {}
-            for c in others:
-                count[c._peer] = count.get(c._peer, 0) + 1
-            victim = max((c for c in others if c._idle), key=lambda c: (count[c._peer], -c._since), default=None)
-            if victim is None:
+            return True
+
+        per_peer = int(getattr(self.config, "companion_per_peer", PER_PEER))
+        mine = [c for c in others if c._peer == self._peer]
+        if len(mine) >= per_peer:  # this address has its share: its own oldest idle one goes, a stranger's first
+            if not put_out(min((c for c in mine if may_go(c) and not c._in_grace(now)),
+                               key=lambda c: (ours[c], c._since), default=None)):
                 return False
-            victim.transport.close()
+        strangers = [c for c in strangers if c in others]
+        if not me:  # a stranger: only a stranger's idle connection past its grace may go
+            if len(strangers) >= limit - limit // RESERVED or len(others) >= limit:
+                return put_out(heaviest([c for c in strangers if c._idle and not c._in_grace(now)]))
+            return True
+        if len(others) >= limit:  # the table's: a stranger's idle one goes (even fresh), else the table's own
+            idle = [c for c in strangers if c._idle]
+            return put_out(heaviest([c for c in idle if not c._in_grace(now)])
+                           or min(idle, key=lambda c: c._since, default=None)
+                           or heaviest([c for c in others if c._idle and not c._in_grace(now)]))
         return True
 
     # ------------------------------------------------------------ the headers' deadline
@@ -215,13 +358,37 @@ class _Protocol(H11Protocol):
             self.transport.close()  # its headers never came: a slowloris, or a dead client
 
     def data_received(self, data: bytes) -> None:
+        if self._parked:  # its request came: room now if it shows the secret (or if some came free)
+            self._unpark()
+            if not self._admit(data[:PEEK_BYTES]):
+                self.transport.close()
+                return
+            self._served().add(self)
+            self._arm()
+        if self._folded(data):  # RFC 9112 5.2: a folded header line is refused
+            requests_log.warning("scoreboard page: a request with a folded header line")
+            self.send_400_response("obs-fold")
+            return
         super().data_received(data)
         if self.cycle is not self._seen:
             self._idle = False
+            self._first = False
             self._disarm()  # a request's headers are in
             if self.cycle is not None:  # its app has not run yet: it may end the connection at once
                 ext: dict[str, Any] = self.cycle.scope.setdefault("extensions", {})
                 ext["companion.abort"] = self.transport.abort
+
+    def _folded(self, data: bytes) -> bool:
+        """Whether the headers coming in (before h11 has them whole) hold a line that
+        starts with a space or a tab: an obs-fold, which h11 would join."""
+        if self.conn.their_state is not h11.IDLE:
+            self._tail = b""
+            return False
+        seen = self._tail + data
+        end = seen.find(b"\r\n\r\n")
+        head = seen if end < 0 else seen[:end]
+        self._tail = seen[-3:] if end < 0 else b""
+        return _FOLD.search(head) is not None
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn's 400 for what the parser refuses, as bare as the 404 (``bare``)."""
@@ -243,6 +410,8 @@ class _Protocol(H11Protocol):
             self._arm()
 
     def connection_lost(self, exc) -> None:
+        self._unpark()
+        self._served().discard(self)
         self._disarm()
         super().connection_lost(exc)
 
@@ -254,8 +423,9 @@ class _TimedSend:
     the connection closes; a handler that fails gets a bare 500, logged
     (rate-limited), and the server goes on."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, trusted: dict[str, float] | None = None) -> None:
         self.app = app
+        self.trusted = {} if trusted is None else trusted  # address -> when it last showed the secret
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -264,6 +434,10 @@ class _TimedSend:
         if b"content-length" in names and b"transfer-encoding" in names:  # RFC 9112 6.3: close after
             requests_log.warning("scoreboard page: a request with Content-Length and Transfer-Encoding")
             return await self._bare(send, 400, close=True)
+        raw = scope.get("raw_path") or b""
+        if b"%2f" in raw.lower():  # an encoded slash never routes: the bare 404 of any unknown path
+            return await self._bare(send, 404, close=False)
+        self.knows(raw, (scope.get("client") or ("",))[0])
         started = False
 
         async def timed(message) -> None:
@@ -272,18 +446,37 @@ class _TimedSend:
             await asyncio.wait_for(send(message), timeout=WRITE_TIMEOUT_S)
         try:
             await self.app(scope, receive, timed)
-        except asyncio.TimeoutError:
+        except asyncio.TimeoutError:  # expected (a phone asleep, a guest that never reads): one line
+            requests_log.warning("scoreboard page: a client stopped reading for %g s; its response ended",
+                                 WRITE_TIMEOUT_S)
             abort = scope.get("extensions", {}).get("companion.abort")
-            if abort is None:
-                raise
-            abort()  # its reader stopped: what was queued for it goes now, not when it reads again
-        except (asyncio.CancelledError, OSError):
+            if abort is not None:
+                abort()  # what was queued for it goes now, not when it reads again
+                await asyncio.sleep(0)  # the server sees it gone: it adds no line of its own
+        except asyncio.CancelledError:
             raise
+        except OSError as e:
+            if not started:
+                raise
+            requests_log.warning("scoreboard page: a client went away mid-response (%s)", type(e).__name__)
         except Exception as e:
             requests_log.error("scoreboard page: a request failed: %s: %s", type(e).__name__, e, exc_info=True)
             if started:
                 raise
             await self._bare(send, 500, close=True)
+
+    def knows(self, raw_path: bytes, addr: str) -> bool:
+        """Whether ``raw_path`` starts with the secret or a live seat's token; if so,
+        ``addr`` is the table's for ``TRUST_S`` (``_Protocol._admit``)."""
+        knows = getattr(self.app, "knows", None)
+        parts = raw_path.split(b"/", 2)
+        if knows is None or not addr or len(parts) < 2 or parts[0] or not knows(parts[1].decode("latin-1")):
+            return False
+        if len(self.trusted) >= TRUSTED_KEPT and addr not in self.trusted:
+            for old in sorted(self.trusted, key=self.trusted.__getitem__)[:TRUSTED_KEPT // 2]:
+                del self.trusted[old]  # the longest unseen go
+        self.trusted[addr] = time.monotonic()
+        return True
 
     @staticmethod
     async def _bare(send, status: int, *, close: bool) -> None:
@@ -332,6 +525,7 @@ class WebServer:
         self.last_error = ""
         self.faults = 0
         self.started = threading.Event()  # set once it serves (tests, the simulator's address)
+        self.trusted: dict[str, float] = {}  # the table's addresses (``_TimedSend._trust``), kept over restarts
         self._stop = threading.Event()
         self._sleep = sleep or self._stop.wait
         self._server: uvicorn.Server | None = None
@@ -340,14 +534,19 @@ class WebServer:
     def config(self) -> uvicorn.Config:
         where: dict[str, Any] = {"fd": self.fd} if self.fd is not None else {"host": self.host, "port": self.port}
         limit_logs()
+        guard = _TimedSend(self.app, self.trusted)
         config = uvicorn.Config(
-            _TimedSend(self.app), **where, http=_Protocol, ws="none",
+            guard, **where, http=_Protocol, ws="none",
             lifespan="on", log_level="warning", access_log=False, server_header=False, date_header=False,
             limit_concurrency=None, timeout_keep_alive=KEEP_ALIVE_S,  # _Protocol shares the connections
             h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_graceful_shutdown=1,
             proxy_headers=False)
         config.companion_limit = self.max_clients + SPARE_CONNECTIONS  # type: ignore[attr-defined]
         config.companion_per_peer = self.per_peer  # type: ignore[attr-defined]
+        config.companion_trusted = self.trusted  # type: ignore[attr-defined]
+        config.companion_guard = guard  # type: ignore[attr-defined]
+        config.companion_parked = set()  # type: ignore[attr-defined]
+        config.companion_served = set()  # type: ignore[attr-defined]
         return config
 
     def start(self) -> "WebServer":
@@ -647,7 +846,7 @@ class PageProcess:
                 return True
             except (OSError, ValueError):
                 return False
-        def seats() -> dict[str, tuple[str, str, bool]]:
+        def seats() -> dict[str, tuple[str, str]]:
             get = getattr(self.board, "seat_snapshots", None)
             return get() if get is not None else {}
         tag, text = self.board.snapshot()

@@ -45,10 +45,10 @@ def bottoms_up(tmp_path, name: str, seed: int = SEED_A, moves: int = 12) -> tupl
     return j, s
 
 
-def client_for(j: Journal, s: Session) -> tuple[TestClient, WebApp, Board]:
+def client_for(j: Journal, s: Session, secret: str = "") -> tuple[TestClient, WebApp, Board]:
     board = Board()
     board.publish(FakeApp(s))
-    app = WebApp(board, j.path, new_secret())
+    app = WebApp(board, j.path, secret or new_secret())
     return TestClient(app), app, board
 
 
@@ -87,7 +87,8 @@ def test_the_seat_page_is_the_public_page_plus_its_own_color(tmp_path):
     token = hand_over(board, s, 1)
     seat = c.get(f"/{token}/state.json").json()
     pub = c.get(f"/{app.secret}/state.json").json()
-    assert seat.pop("seat") == {"seat": 1, "name": "Bob", "color": "white", "number": 1, "color_word": "white"}
+    assert seat.pop("seat") == {"seat": 1, "name": "Bob", "color": "white", "number": 1, "color_word": "white",
+                                "state": "live"}
     assert seat == pub                                   # nothing else differs
     assert "white" not in json.dumps(pub)                # V-1: the public page never has it
     for path in ("", "history", "static/app.js", "history.json"):
@@ -102,8 +103,9 @@ def test_other_seats_colors_change_no_byte_of_a_seats_page(tmp_path):
     jb, b = bottoms_up(tmp_path, "b", SEED_B)
     assert not a.state.is_terminal() and a.last_seq == b.last_seq
     out = []
+    secret = new_secret()  # the same device (a seat page links to the device's public pages)
     for j, s in ((ja, a), (jb, b)):
-        c, app, board = client_for(j, s)
+        c, app, board = client_for(j, s, secret)
         token = hand_over(board, s, 0)
         got = {}
         for path in ("", "state.json", "history.json", "export/1.json", "export/1.csv", "export/1.png"):
@@ -153,7 +155,10 @@ def test_a_color_that_is_gone_ends_the_seats_address(tmp_path):
     j.close()
 
 
-def test_the_end_of_the_game_ends_the_address_after_the_public_final_view(tmp_path):
+def test_the_end_of_the_game_ends_the_color_and_the_page_keeps_the_final_view(tmp_path):
+    """V-3 (amended 2026-11-29): at the game's end the seat page shows the public final
+    view with the winner, on a reload and on its stream too, and over the next game;
+    only its box says the color has ended."""
     j, s = bottoms_up(tmp_path, "a", moves=0)
     c, app, board = client_for(j, s)
     token = hand_over(board, s, 2)
@@ -162,20 +167,52 @@ def test_the_end_of_the_game_ends_the_address_after_the_public_final_view(tmp_pa
         if s.state.is_terminal():
             break
         s.play(str(rng.choice(sorted(s.state.legal_moves(), key=str))))
-    live = s
-    board.publish(FakeApp(live))
-    tag, text, alive = board.seat_snapshot(token)
-    assert not alive and (tag, text) == board.snapshot()   # the public page's final view
-    assert c.get(f"/{token}/state.json").status_code == 404  # a fresh load: the address has ended
+    board.publish(FakeApp(s))
+    tag, text = board.seat_snapshot(token)
+    view = json.loads(text)
+    assert view.pop("seat") == {"seat": 2, "name": "Cy", "number": 1, "state": "over"}
+    assert view == json.loads(board.snapshot()[1]) and view["end"]  # the public final view, its winner
+    r = c.get(f"/{token}/state.json")
+    assert r.status_code == 200 and r.json()["end"] == view["end"]    # a fresh load too
     port = free_port()
     with WebServer(app, "127.0.0.1", port) as srv:
         assert srv.started.wait(10)
         st = Stream(port, f"/{token}/events")
-        deadline = time.monotonic() + 5
-        while not st.head and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert st.head.startswith(b"HTTP/1.1 404")
+        assert st.wait(1)
+        assert json.loads(st.events[0][1])["seat"]["state"] == "over"
+        assert all(kind != "gone" for kind, _data in st.events)
         st.close()
+    s2 = Session.start(j, "bottoms_up", {"players": PLAYERS, "secret": "device"}, random.Random(SEED_B))
+    board.publish(FakeApp())               # the main menu, then the next game
+    board.publish(FakeApp(s2))
+    later = json.loads(board.seat_snapshot(token)[1])
+    assert later["session"]["id"] == s.id and later["end"] == view["end"] and later["playing"] is False
+    assert later["seat"]["state"] == "over" and json.loads(board.snapshot()[1])["session"]["id"] == s2.id
+    j.close()
+
+
+def test_end_session_and_leave_kept_take_the_seat_page_off_the_next_game(tmp_path):
+    """V-3: while the device plays another game or none, a seat page says its game is
+    not being played, with no board and no color; a kept game's page comes back."""
+    j, s = bottoms_up(tmp_path, "a")
+    c, app, board = client_for(j, s)
+    token = hand_over(board, s, 1)
+    other = Session.start(j, "bottoms_up", {"players": PLAYERS, "secret": "device"}, random.Random(SEED_B))
+    board.publish(FakeApp())                 # Leave (kept): the main menu
+    away = json.loads(board.seat_snapshot(token)[1])
+    assert away["seat"] == {"seat": 1, "name": "Bob", "number": 1, "state": "away"}
+    assert away["players"] == [] and away["table"] == {} and away["session"]["id"] == s.id
+    board.publish(FakeApp(other))            # another game: never its board under this address
+    assert json.loads(board.seat_snapshot(token)[1]) == {**away, "seq": json.loads(board.snapshot()[1])["seq"]}
+    board.publish(FakeApp(s))                # resumed: the color is back
+    assert json.loads(board.seat_snapshot(token)[1])["seat"]["color"] == "white"
+    s.end("ended by the players")            # End session > Yes
+    board.publish(FakeApp())
+    ended = json.loads(board.seat_snapshot(token)[1])
+    assert ended["seat"]["state"] == "ended" and ended["players"] == [] and "white" not in json.dumps(ended)
+    board.publish(FakeApp(other))
+    assert json.loads(board.seat_snapshot(token)[1])["seat"]["state"] == "ended"
+    assert c.get(f"/{token}/state.json").status_code == 200
     j.close()
 
 

@@ -5,6 +5,10 @@
 "use strict";
 (function () {
   const base = "/" + location.pathname.split("/")[1] + "/";
+  // the public pages' address: a seat's own page (V-3) is told it, so that no link it
+  // offers to others (the TV page, History) holds the seat's private address
+  const home = ((m) => (m && /^\/[A-Za-z0-9_-]+\/$/.test(m.content) ? m.content : base))(
+    document.querySelector('meta[name="scoreboard-home"]'));
   const tv = /\/tv\/?$/i.test(location.pathname);
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
@@ -277,13 +281,14 @@
     $("l-scores").textContent = labels.scores;
     $("l-moves").textContent = labels.moves;
     $("history-link").textContent = labels.history;
+    $("history-link").href = home + "history";
     const other = $("other-link");
     other.textContent = tv ? labels.phone : labels.tv;
-    other.href = tv ? "./" : "tv";
-    if (!tv) $("tv-address").textContent = location.origin + base + "tv";
+    other.href = tv ? "./" : home + "tv";
+    if (!tv) $("tv-address").textContent = location.origin + home + "tv";
     const s = v.session;
     // between games (V-4) the last game's final result may stay, marked as finished
-    const finished = s && v.playing === false ? ` (${labels.finished || "finished"})` : "";
+    const finished = s && v.playing === false && s.over ? ` (${labels.finished || "finished"})` : "";
     const title = s ? `${s.label || s.title + " #" + s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
     $("title").textContent = title;
     document.title = title;

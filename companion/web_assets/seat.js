@@ -1,7 +1,8 @@
 // A seat's own page (issue 41, RULINGS V-3): the public scoreboard, and this
 // seat's secret color hidden until its player holds the button (or taps it:
 // shown until the next tap, at most 10 s), so a glance across the table gives
-// nothing away. It draws only what the projection's "seat" part says and
+// nothing away. The page belongs to its game: once that game is over, ended or
+// not being played, the box says so and shows no color (V-3). It draws only what the projection's "seat" part says and
 // computes no rule; the scoreboard itself is app.js's, which hands each state
 // over in a "scoreboard:state" event.
 "use strict";
@@ -80,26 +81,27 @@
     if (!last) return;
     const L = last.labels || {};
     const seat = last.seat;
+    if (!seat) return;  // not a seat's state: nothing to add
     let box = $("seat");
-    if (!box) {
-      if (!seat) return;  // a seat page that never had its color has nothing to add
-      box = make();
-    }
+    if (!box) box = make();
     document.body.classList.add("seat-page");
     const btn = $("seat-show");
     const out = $("seat-color");
     const hint = $("seat-hint");
-    if (!seat) {  // the game's end: every color is on the scoreboard (BU-3); this page has ended
+    $("seat-title").textContent = `${L.your_color || "Your color"}${L.colon || ": "}${seat.name}`;
+    if (seat.state && seat.state !== "live") {
+      // its game is over (every color is on the scoreboard, BU-3), ended, or not
+      // being played now (kept for later): no color; the words say which
       shown = false;
-      $("seat-title").textContent = L.your_color || "Your color";
+      sticky = false;
       btn.hidden = true;
       out.hidden = true;
       out.replaceChildren();
-      hint.textContent = L.seat_ended || "";
+      hint.textContent = { over: L.seat_over, away: L.seat_away, ended: L.seat_ended }[seat.state] || "";
       box.classList.add("ended");
       return;
     }
-    $("seat-title").textContent = `${L.your_color || "Your color"}${L.colon || ": "}${seat.name}`;
+    box.classList.remove("ended");
     btn.hidden = false;
     btn.textContent = shown ? (sticky ? L.seat_tap_hide || "Tap to hide" : L.seat_release || "Release to hide")
                             : L.seat_hold || "Hold to see";
