@@ -465,8 +465,7 @@ class WebApp:
         connections before a stranger's, issue 47)."""
         if _secrets.compare_digest(first.encode("utf-8", "surrogateescape"), self.secret.encode()):
             return True
-        snap = self.board.seat_snapshot(first)
-        return snap is not None and snap[2]
+        return self.board.seat_snapshot(first) is not None  # a seat's address that still answers
 
     def _take_place(self, peer: str) -> bool:
         """Every stream's place is taken: the newest stream of the peer holding the
