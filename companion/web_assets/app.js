@@ -371,15 +371,21 @@
       if (mine.length) boxes.set(b, mine);
     });
     const c = { col, list, boxes, pages: [] };
+    // a list cut between pages: its heading again on the page it goes on
+    const headingOf = (e) => {
+      const box = e.parentElement, h = box && box.previousElementSibling;
+      return box && LISTS.has(box.tagName) && h && h.tagName === "H2" && list.includes(h) ? h : null;
+    };
     let s = 0;
     while (s < list.length) {
-      setShown(c, new Set(list.slice(s)));
+      const again = headingOf(list[s]) && list.indexOf(headingOf(list[s])) < s ? [headingOf(list[s])] : [];
+      setShown(c, new Set([...again, ...list.slice(s)]));
       const limit = col.getBoundingClientRect().bottom + 0.5;
       let k = s;
       while (k < list.length && list[k].getBoundingClientRect().bottom <= limit) k++;
       if (k === s) k = s + 1;  // a part taller than the column: alone on its page
       while (k - 1 > s && k < list.length && list[k - 1].tagName === "H2") k--;
-      c.pages.push(new Set(list.slice(s, k)));
+      c.pages.push(new Set([...again, ...list.slice(s, k)]));
       s = k;
     }
     if (!c.pages.length) c.pages.push(new Set());
