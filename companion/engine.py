@@ -128,9 +128,34 @@ class Termination(enum.Enum):
     FINISHED = "finished"            # a tool session closed by the user
 
 
+class Detail(str):
+    """An outcome's detail (issue 45): a code the words layer words (``code``, a game's
+    own ``StrEnum`` value, with its ``args``), whose text is the records' English
+    sentence ("lowest score (U-13)"): ``Outcome.to_json``, the records and the exports
+    say it as before, and no view keys a translation on that English text."""
+
+    code: str
+    args: tuple[Any, ...]
+
+    def __new__(cls, text: str, code: str = "", args: tuple[Any, ...] = ()) -> "Detail":
+        self = super().__new__(cls, text)
+        self.code = str(code)
+        self.args = tuple(args)
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # copy and pickle keep the code
+        return (str(self), self.code, self.args)
+
+
+def detail_code(detail: Any) -> str:
+    """The code of an outcome's detail ("" for a plain text: an old state, a tool)."""
+    return getattr(detail, "code", "")
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: why, who won (seats; several on a shared win), scores."""
+    """The end of a game: why, who won (seats; several on a shared win), scores, and
+    the detail (a ``Detail``: a code with the records' English text)."""
 
     termination: Termination
     winners: tuple[int, ...]
@@ -142,7 +167,7 @@ class Outcome:
             "termination": self.termination.value,
             "winners": list(self.winners),
             "scores": list(self.scores),
-            "detail": self.detail,
+            "detail": str(self.detail),
         }
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from . import plugins
 from .engine import CHANCE, Move, State
 from .errors import CompanionError
 from .names import seated_apart, short_names
@@ -32,7 +33,7 @@ from .records import Event, Fold, new_state
 from .words.titles import title_of
 
 __all__ = [
-    "GameSummary", "ScoreRow", "game_over", "is_secret", "player_names", "score_rows", "scores_csv",
+    "GameSummary", "ScoreRow", "game_over", "is_hidden", "player_names", "score_rows", "scores_csv",
     "secrets_before_the_end", "summarize", "summaries", "session_summary", "score_sheet", "sheet_lines",
 ]
 
@@ -220,19 +221,11 @@ def summarize(session_id: int, game: str, setup: dict[str, Any], created: str,
                        detail=oc.detail if oc else "", fold=f, number=number)
 
 
-SECRET = "secret"
-"""The head of the move text that draws a seat's Bottoms Up secret color (BU-3): what a
-record holds that the table must not see before the game ends (RULINGS V-1)."""
-
-
-def is_secret_text(move: Any) -> bool:
-    """A move text that draws a secret color (BU-3): ``secret r``."""
-    return isinstance(move, str) and move.split(" ", 1)[0] == SECRET
-
-
-def is_secret(event: Event) -> bool:
-    """A move event that draws a secret color (BU-3)."""
-    return event.type == "move" and is_secret_text(event.data.get("move"))
+def is_hidden(game: str, event: Event) -> bool:
+    """A move event that is hidden information of ``game`` while it is not over (V-1):
+    its plug-in's ``hidden_move`` (a Bottoms Up secret color, BU-3)."""
+    plug = plugins.of(game)
+    return event.type == "move" and plug is not None and plug.hidden_move(event.data.get("move"))
 
 
 def game_over(fold: Fold | None) -> bool:
@@ -242,10 +235,11 @@ def game_over(fold: Fold | None) -> bool:
 
 
 def secrets_before_the_end(summary: GameSummary, events: Sequence[Event]) -> int:
-    """How many secret colors (BU-3) a record of ``events`` would show while the game is
-    not over (RULINGS V-1: such an export needs an explicit flag); 0 once it has ended.
-    The CSV and the PNG sheet never hold one: a draw scores nothing, so it is no row."""
-    return 0 if game_over(summary.fold) else sum(map(is_secret, events))
+    """How many hidden moves (a Bottoms Up secret color, BU-3) a record of ``events``
+    would show while the game is not over (RULINGS V-1: such an export needs an explicit
+    flag); 0 once it has ended. The CSV and the PNG sheet never hold one: a hidden move
+    scores nothing, so it is no row."""
+    return 0 if game_over(summary.fold) else sum(is_hidden(summary.game, e) for e in events)
 
 
 _CACHE: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()

@@ -34,14 +34,13 @@ from typing import Any
 
 from .engine import CHANCE, State
 from .i18n import _, language as current_language
-from .export import (is_secret, is_secret_text, player_names, score_sheet_png, scores_csv,
-                     secrets_before_the_end, session_summary)
-from .pieces import Color
+from . import plugins
+from .export import (is_hidden, player_names, score_sheet_png, scores_csv, secrets_before_the_end,
+                     session_summary)
 from .records import Event, dumps
 from .words import page
 from .words.moves import move_words
-from .words.pieces import color_word, pips_text, size_word
-from .words.table import avg, hint_word, pct, result_words, waiting_words
+from .words.table import result_words, waiting_words
 from .words.titles import title_of
 
 VERSION = 1
@@ -50,10 +49,18 @@ LAST_MOVES = 8  # the moves a projection carries, newest last
 # ---------------------------------------------------------------- single events
 
 
-def hidden_move(ended: bool, move: Any) -> bool:
-    """A move text that is hidden information while the game is not over:
-    Bottoms Up's secret colors (BU-3, V-1)."""
-    return not ended and is_secret_text(move)
+def game_of(game: str) -> Any:
+    """``game``'s plug-in (issue 45): the only way this module reaches a game."""
+    plug = plugins.of(game)
+    if plug is None:
+        raise plugins.IncompletePlugin(f"game {game!r} is not registered (companion.games.GAMES)")
+    return plug
+
+
+def hidden_move(game: str, ended: bool, move: Any) -> bool:
+    """A move text that is hidden information while the game is not over (V-1): the
+    game's plug-in says which (a Bottoms Up secret color, BU-3)."""
+    return not ended and game_of(game).hidden_move(move)
 
 
 def hidden_event(info, e: Event) -> bool:
@@ -61,7 +68,7 @@ def hidden_event(info, e: Event) -> bool:
     session not over. A damaged session's ``end`` lies past its damage and is not the
     game's: the game goes on in the session that continues it (issue 34), so its
     secrets stay hidden."""
-    return (not info.ended or info.damaged) and is_secret(e)
+    return (not info.ended or info.damaged) and is_hidden(info.game, e)
 
 
 def public_event(info, e: Event) -> dict[str, Any]:
@@ -93,26 +100,15 @@ def _moves(session, ended: bool) -> list[str]:
     """The last live moves (undone ones left out), oldest first, each worded in
     the position it was played in, as the History screen words it."""
     fold = session.fold
+    plug = game_of(session.game)
     out = []
     for k in range(min(LAST_MOVES, len(fold.moves)), 0, -1):
         played, before = fold.moves[-k], fold.states[-1 - k]
-        if hidden_move(ended, played.text):
-            out.append(_("Secret color drawn."))
+        if hidden_move(session.game, ended, played.text):
+            out.append(plug.hidden_words())
         else:
-            out.append(rolloff_words(before, played.move) or move_words(before, played.move))
+            out.append(plug.shown_move_words(before, played.move) or move_words(before, played.move))
     return out
-
-
-def rolloff_words(before: Any, move: Any) -> str | None:
-    """A Bag of Ice roll-off roll as the device's roll-off screen says it: its pips (B-3)."""
-    if getattr(before, "game", "") != "bag_of_ice" or str(getattr(before.phase, "value", "")) != "rolloff":
-        return None
-    face = getattr(move, "face", None)
-    if face is None:
-        return None
-    seat = getattr(before, "roller", None)
-    name = before.players[seat] if seat is not None and 0 <= seat < len(before.players) else "?"
-    return page.rolloff_text(name, face.pips)
 
 
 def view(session, *, number: int | None = None, settings: Any = None, screen: str = "") -> dict[str, Any]:
@@ -151,8 +147,7 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
         "moves": _moves(session, ended),
         "labels": labels(),
     }
-    table = {"undercut": _undercut, "bag_of_ice": _bag_of_ice, "bottoms_up": _bottoms_up}.get(session.game)
-    out["table"] = table(st, ended, settings) if table is not None else {}
+    out["table"] = game_of(session.game).table(st, names, ended, settings)
     out["piece_names"] = piece_names_in(out["table"])
     return typeset_view(out)
 
@@ -193,7 +188,8 @@ PIECE_CODE = re.compile(r"^[a-z][SML]$")
 def piece_names_in(table: dict[str, Any]) -> dict[str, str]:
     """The pieces the table shows, in words (a screen reader's "purple medium" for
     ``pM``): only those shown, so no word of a piece that is not on the page (a
-    secret color's name) is in the projection (V-1)."""
+    secret color's, V-1: the plug-in's table has none before the end) is in the
+    projection."""
     codes: set[str] = set()
 
     def walk(x: Any) -> None:
@@ -206,12 +202,7 @@ def piece_names_in(table: dict[str, Any]) -> dict[str, str]:
         elif isinstance(x, (list, tuple)):
             for v in x:
                 walk(v)
-    walk({k: v for k, v in table.items() if k not in ("secret_colors", "secret_words")})
-    for name in table.get("secret_colors") or ():
-        try:
-            codes.add(Color.parse(str(name)).letter + "M")
-        except ValueError:  # no color (a seat without one): no piece
-            pass
+    walk(table)
     return {c: page.piece_words(c) for c in sorted(codes)}
 
 
@@ -221,15 +212,7 @@ def view_key(app, session) -> Any:
     turn solved for the win (B-10: the device's screen then shows the chances) and
     the settings that change what its screen says."""
     settings = getattr(app, "settings", None)
-    extra: Any = ()
-    if session.game == "bag_of_ice":
-        from .games import boi_win  # start-up: the Bag of Ice win table loads with a Bag of Ice game
-        st = session.state
-        try:
-            solved = boi_win.applies(st) and st.active is not None and boi_win.is_solved(st)
-        except Exception:
-            solved = False
-        extra = (solved, getattr(settings, "boi_hints", True), getattr(settings, "boi_advice", "win"))
+    extra = game_of(session.game).view_key(session.state, settings)
     return (device_screen(app, session), extra)
 
 
@@ -262,60 +245,19 @@ def device_screen(app: Any, session: Any) -> str:
 RESULT_PAGES = frozenset({"Pages", "Summary", "BustScreen", "Report"})
 
 
-def _ranked(keys: list[Any], winners: list[int]) -> list[int]:
-    """Seats in final order: the winners first, then by ``keys`` (the rule's way, lowest first)."""
-    won = set(winners)
-    return sorted(range(len(keys)), key=lambda i: (i not in won, keys[i], i))
-
-
-def _rank_keys(st: State, scores: list[int], game: str) -> list[Any]:
-    """What ranks the players after the winners: Undercut's lowest score, then the
-    fewest pips and pieces in hand where the tie-break asked them (U-13); else the
-    highest score."""
-    if game != "undercut":
-        return [(-s,) for s in scores]
-    tb = (st.to_json().get("tiebreak") or {})
-    figures = {seat: (p if p is not None else 0, c if c is not None else 0)
-               for seat, p, c in zip(tb.get("tied", ()), tb.get("pips", ()), tb.get("pieces", ()))}
-    return [(s, *figures.get(i, (0, 0))) for i, s in enumerate(scores)]
-
-
 def end_of(st: State, names: list[str]) -> dict[str, Any] | None:
     """The end of the game as the winner screens say it: the winner(s), the rule
-    that made them win (Undercut: the lowest score, a tie broken by pips or
-    pieces, U-13/U-14; Bag of Ice: the first to the target, B-6; Bottoms Up: the
-    highest score, ties share, BU-12) and the players in final order."""
+    that made them win and the players in final order with their places (ties
+    share one), each from the game's plug-in (U-13/U-14, B-6, BU-12)."""
     outcome = st.outcome()
     if outcome is None:
         return None
-    scores = list(st.scores())
     winners = [i for i in outcome.winners if 0 <= i < len(names)]
-    game = getattr(st, "game", "")
-    reason = page.win_reason(game, outcome.detail or "", len(winners), getattr(st, "target", None))
-    keys = _rank_keys(st, scores, game)
-    order = _ranked(keys, winners)
-    return {"title": page.win_title(len(winners)), "names": [names[i] for i in winners], "reason": reason,
-            "order": order, "places": page.places(order, keys, winners), "mark": page.winner_mark(),
-            "tiebreak": _tiebreak(st, names)}
-
-
-def _tiebreak(st: State, names: list[str]) -> str | None:
-    """A tied Undercut's figures as its winner screen gives them (U-13, U-14): the tied
-    players' hand pips, or their pieces when the pips tied too (only those players)."""
-    j = st.to_json() if getattr(st, "game", "") == "undercut" else {}
-    tb, detail = j.get("tiebreak"), j.get("result") or ""
-    if not tb or "pips" not in detail:
-        return None
-    seats, pips, pieces = list(tb["tied"]), list(tb["pips"]), list(tb["pieces"])
-    if "broken by fewest pieces" in detail:  # only the hands still tied on pips counted pieces
-        known = [p for p in pips if p is not None]
-        least = min(known) if known else None
-        keep = [k for k, p in enumerate(pips) if p == least]
-        if all(pieces[k] is not None for k in keep):
-            return page.tiebreak_words(names, [seats[k] for k in keep], [pieces[k] for k in keep], True)
-    if any(p is None for p in pips):
-        return None
-    return page.tiebreak_words(names, seats, pips, False)
+    plug = game_of(st.game)
+    ranking = plug.ranking(st, winners)
+    return {"title": page.win_title(len(winners)), "names": [names[i] for i in winners],
+            "reason": plug.win_reason(st, outcome), "order": [seat for seat, _place in ranking],
+            "places": [place for _seat, place in ranking], "mark": page.winner_mark()}
 
 
 def _scores_at(st: State) -> tuple[int, ...]:
@@ -331,6 +273,7 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
     bust (the device's BUST!, B-4, B-8), the end of an Undercut round, an undo
     ("undone: ..."). It stays until the next such change; ``None`` before any."""
     fold = session.fold
+    plug = game_of(session.game)
     events = getattr(session, "events", [])
     if events and events[-1].type == "undo":
         undone = []
@@ -353,32 +296,27 @@ def change_of(session, names: list[str]) -> dict[str, Any] | None:
     _SCANNED[session.id] = (n, fold.moves[-1] if n else None, ended, None)
     for k in range(n, low, -1):
         before, after, played = fold.states[k - 1], fold.states[k], fold.moves[k - 1]
-        if hidden_move(ended, played.text):
+        if hidden_move(session.game, ended, played.text):
             continue
         sb, sa = _scores_at(before), _scores_at(after)
-        kind = ""
-        if getattr(after, "game", "") == "bag_of_ice" and len(getattr(after, "history", ())) > len(
-                getattr(before, "history", ())) and after.history[-1].bust:
-            kind = "bust"
-        elif sb != sa and len(sb) == len(sa):
+        scored = sb != sa and len(sb) == len(sa)
+
+        def words(before: Any = before, move: Any = played.move) -> str:
+            return move_words(before, move)
+        # the game's own verdict first (a Bag of Ice bust, B-4, B-8; an Undercut round's end
+        # that scored nothing), then a score change
+        verdict = plug.standout(before, after, scored, words)
+        if verdict is not None:
+            kind, text, seats = verdict
+            deltas = []
+        elif scored:
             kind = "score"
-        elif getattr(after, "game", "") == "undercut" and getattr(after, "round", 0) != getattr(before, "round", 0) \
-                and getattr(before, "round", 0):
-            kind = "round"
-        if not kind:
-            continue
-        words = move_words(before, played.move)
-        seats = [i for i in range(len(sa)) if i < len(sb) and sa[i] != sb[i]] if len(sa) == len(sb) else []
-        deltas = [sa[i] - sb[i] for i in seats]
-        if kind == "bust":
-            seat = after.history[-1].seat
-            text = page.bust_text(words, before.turn_score() if hasattr(before, "turn_score") else 0)
-            seats, deltas = ([seat] if seat is not None else []), []
-        elif kind == "round":
-            text = page.round_over_text(before.round, words)
+            seats = [i for i in range(len(sa)) if i < len(sb) and sa[i] != sb[i]]
+            deltas = [sa[i] - sb[i] for i in seats]
+            text = page.score_change_text(words(), [(names[i] if i < len(names) else "?", d)
+                                                    for i, d in zip(seats, deltas)])
         else:
-            text = page.score_change_text(words, [(names[i] if i < len(names) else "?", d)
-                                                  for i, d in zip(seats, deltas)])
+            continue
         _SCANNED[session.id] = (n, fold.moves[-1], ended, k)
         return {"kind": kind, "seq": played.seq, "text": text, "seats": seats, "deltas": deltas}
     return None
@@ -395,8 +333,8 @@ def _undone_line(session, undone: list[Any]) -> str:
     if first is None:
         return "?"
     text = by_seq[first].data.get("move", "")
-    if hidden_move(bool(session.finished or session.state.is_terminal()), text):
-        return _("Secret color drawn.")
+    if hidden_move(session.game, bool(session.finished or session.state.is_terminal()), text):
+        return game_of(session.game).hidden_words()
     st = session.state
     try:
         return move_words(st, st.parse_move(text))
@@ -433,8 +371,8 @@ def seat_view(base: dict[str, Any], seat: dict[str, Any], state: str) -> dict[st
     BU-3), ``away`` (a game kept for later, not being played now: no color until
     it is resumed) or ``ended`` (ended early: the color has ended)."""
     part: dict[str, Any] = {"seat": seat["seat"], "name": seat["name"], "number": seat["number"], "state": state}
-    if state == SEAT_LIVE:
-        part.update(color=seat["color"], color_word=color_word(Color(seat["color"])))
+    if state == SEAT_LIVE:  # what that seat alone sees, worded by its game's plug-in
+        part.update({k: v for k, v in seat.items() if k not in part})
     return {**base, "seat": part}
 
 
@@ -442,16 +380,17 @@ def away_view(seq: int, session_id: int, game: str, number: int) -> dict[str, An
     """The view of a seat page whose game the device is not playing (kept for later or
     ended early, V-3): the game's name and number and that it is not being played
     now; no board, no scores, nothing of the game the device plays instead."""
-    return {**idle_view(seq), "session": {"id": session_id, "number": number, "game": game,
-                                          "title": title_of(game), "over": False},
-            "waiting": _("This game is not being played now.")}
+    return typeset_view({**idle_view(seq), "session": {"id": session_id, "number": number, "game": game,
+                                                       "title": title_of(game), "over": False,
+                                                       "label": _("{game} #{n}").format(game=title_of(game), n=number)},
+                         "waiting": _("This game is not being played now.")})
 
 
 def kept_view(seq: int, final: dict[str, Any]) -> dict[str, Any]:
     """A game played out, shown on its seat pages once the device has left it (V-3,
     V-4): its final view (the winner, every color), marked as finished, nobody to act."""
-    return {**final, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
-            "lang": current_language(), "labels": labels()}
+    return typeset_view({**final, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                         "lang": current_language(), "labels": labels()})
 
 
 def labels() -> dict[str, Any]:
@@ -494,114 +433,6 @@ def _label_words() -> dict[str, Any]:
         "seat_away": _("This game is not being played now: your color comes back when it is resumed."),
         "seat_ended": _("This game has ended, and your color with it."),
     }
-
-
-# ---------------------------------------------------------------- each game's table
-
-
-def _undercut(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
-    j = st.to_json()
-    full = j.get("level") == "full"
-    combos = j.get("combo_values") or {}
-    return {
-        "level": j.get("level"), "round": j.get("round"), "phase": j.get("phase"),
-        "combo_values": combos, "combos": [{"name": page.combo_word(k), "value": v} for k, v in combos.items()],
-        "end_triggered": j.get("end_triggered"),
-        "stacks": [{"name": s["name"], "pieces": list(s["pieces"]),
-                    "bid": ({"seat": s["bid"]["seat"], "pieces": list(s["bid"]["pieces"]),
-                             "pips": s["bid"]["pips"], "count": s["bid"]["count"],
-                             # "Bid: Ann", and "marker only" for the zero bid (U-9), in words
-                             "words": page.bid_words(_seat_name(st, s["bid"]["seat"]), not s["bid"]["pieces"])}
-                            if s.get("bid") else None)}
-                   for s in j.get("stacks", [])],
-        # the hands as the full-table screens show them (V-1); the score sheet has none
-        "hands": [list(h) for h in j.get("hands", [])] if full else None,
-        "bag_count": j.get("bag_count"),
-    }
-
-
-def _seat_name(st: Any, seat: Any) -> str:
-    players = list(getattr(st, "players", ()) or ())
-    return str(players[seat]) if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-
-
-def _bag_of_ice(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
-    j = st.to_json()
-    out: dict[str, Any] = {
-        "target": j.get("target"), "turn": j.get("turn"), "phase": j.get("phase"),
-        "banked": list(j.get("totals", [])), "active": j.get("active_player"),
-        "drawn": list(j.get("drawn", [])), "turn_total": j.get("turn_score"),
-        "arrangement": j.get("arrangement"), "face": j.get("face"), "bag_count": j.get("bag_count"),
-        "bust_chance": None, "advice": None, "odds": None, "rolloff": _rolloff(st),
-    }
-    if not ended and str(j.get("phase")) in ("decide", "size") and st.active is not None:
-        out.update(boi_odds_view(st, settings))
-    return out
-
-
-def _rolloff(st: Any) -> list[dict[str, Any]] | None:
-    """The roll-off's last round as the device shows it: each roll's pips (B-3)."""
-    rolls = getattr(st, "rolloff", None)
-    if not rolls:
-        return None
-    return [{"seat": seat, "pips": face.pips, "text": pips_text(face.pips)} for seat, face in rolls[-1]]
-
-
-def boi_odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
-    """What the device's Bag of Ice screen says before a decision, from the same code
-    (companion/ui/bag_of_ice.py, B-9 and B-10): the bust chance, the advice (to win the
-    game once the turn is solved for two players, else for the turn score), the chances
-    to win of banking and drawing, and on a two-size face each size's figures and the
-    size advised. Hints off (the ``boi_hints`` setting): no advice, as on the device."""
-    # start-up: the Bag of Ice odds and win tables load when a Bag of Ice table is shown
-    from .games import boi_win
-    from .games.boi_odds import advice_for
-    adv = advice_for(st)
-    hints = getattr(settings, "boi_hints", True)
-    mode = getattr(settings, "boi_advice", "win")
-    win = None
-    if mode == "win" and boi_win.applies(st) and boi_win.is_solved(st):
-        win = boi_win.win_advice(st)
-    phase = str(getattr(st.phase, "value", st.phase))
-    out: dict[str, Any] = {"bust_chance": float(adv.bust_chance), "bust_percent": round(float(adv.bust_chance) * 100),
-                           "bust": pct(adv.bust_chance), "to_win": win is not None, "advice": None,
-                           "win": None, "sizes": None, "size_advice": None}
-    if phase == "size" and st.face is not None:
-        out["sizes"] = [{"size": size_word(z), "bust": pct(adv.per_size[z].bust_chance),
-                         "avg": avg(adv.per_size[z].expected),
-                         "win": pct(win.per_size[z]) if win is not None else None} for z in st.face.sizes]
-        if hints:
-            chosen = (win.size_choice if win is not None else adv.size_choice)[st.face]
-            out["size_advice"] = size_word(chosen)
-            out["advice"] = size_word(chosen)
-        return out
-    if win is not None:
-        out["win"] = {"bank": pct(win.bank), "draw": pct(win.draw)}
-    if hints:
-        out["advice"] = hint_word(win.hint if win is not None else adv.hint)
-    return out
-
-
-def _bottoms_up(st: Any, ended: bool, settings: Any = None) -> dict[str, Any]:
-    j = st.to_json()
-    secrets = list(j.get("secret_colors", [])) if ended else None
-    return {
-        "phase": j.get("phase"), "turn": j.get("turn"),
-        "field": [{"label": s["label"], "pieces": list(s["pieces"])} for s in j.get("field", [])],
-        "changed": list(j.get("changed", [])),
-        "stash": dict(j.get("stash", {})), "stash_count": j.get("stash_count"),
-        "destroyed_count": j.get("destroyed_count"),
-        # BU-3: the secret colors only once the game is over, named as the device names them
-        "secret_colors": secrets,
-        "secret_words": [page.color_words(c) for c in secrets] if secrets is not None else None,
-        "breakdown": j.get("breakdown") if ended else None,
-        "scored": _scored(j.get("breakdown")) if ended and j.get("breakdown") else None,
-    }
-
-
-def _scored(breakdown: list[list[dict[str, Any]]]) -> list[list[str]]:
-    """What each player scored for (BU-11), a line a stack: "A: red large, 3 points"."""
-    return [[page.scored_line(g["label"], g["piece"], g["points"]) for g in seat] for seat in breakdown]
 
 
 # ---------------------------------------------------------------- downloads

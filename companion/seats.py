@@ -38,6 +38,8 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from . import plugins
+
 TOKEN_BYTES = 12  # 96 random bits, as the device's own secret
 ENDED_KEPT = 64   # seat pages kept after their color ended (each shows its game's end); older ones end
 
@@ -53,29 +55,29 @@ class Seat:
     session_id: int
     seat: int
     part: dict[str, Any]   # ``{"seat", "name", "color", "number"}``: the seat page's addition
-    game: str = ""
+    game: str = ""         # the game's record name: its plug-in words the part
     ended: bool = False
 
 
-def seat_colors(state: Any) -> list[str | None]:
-    """The seats' secret colors of a Bottoms Up state drawn by the device, as color
-    names (``None`` where not drawn yet); [] for any other game or mode."""
-    if getattr(state, "secret_mode", None) != "device":
-        return []
-    return [None if c is None else getattr(c, "value", str(c)) for c in getattr(state, "secrets", ())]
+def seat_view(session: Any, seat: int) -> dict[str, Any] | None:
+    """What seat ``seat`` alone may see of ``session`` (V-3): its game's plug-in says
+    (boardgame.io's ``playerView``; a Bottoms Up secret color drawn by the device,
+    BU-3); None when the seat sees nothing more than the table."""
+    plug = plugins.of(session.game)
+    return None if plug is None else plug.seat_view(session.state, seat)
 
 
 def seat_part(session: Any, seat: int, number: int | None = None) -> dict[str, Any] | None:
     """What seat ``seat``'s page adds to the public view of ``session`` (V-3): the seat,
-    its player's name, its own secret color and the game's number; None if the
-    device drew no color for that seat (another game, colors kept at the table, an
-    undo to before the draw)."""
-    colors = seat_colors(session.state)
-    if not 0 <= seat < len(colors) or colors[seat] is None:
+    its player's name, what that seat alone sees (its own secret color) and the
+    game's number; None if the seat sees nothing more (another game, colors kept at
+    the table, an undo to before the draw)."""
+    own = seat_view(session, seat)
+    if own is None:
         return None
     players = list(getattr(session.state, "players", ()))
     return {"seat": seat, "name": players[seat] if seat < len(players) else f"P{seat + 1}",
-            "color": colors[seat], "number": number if number is not None else session.id}
+            **own, "number": number if number is not None else session.id}
 
 
 class Seats:
@@ -103,7 +105,7 @@ class Seats:
                 if s.session_id == session.id and s.seat == seat and s.part == part and not s.ended:
                     return token
             token = self._make()
-            self._live[token] = Seat(session.id, seat, part, str(getattr(session, "game", "")))
+            self._live[token] = Seat(session.id, seat, part, session.game)
             self.version += 1
             return token
 
@@ -121,18 +123,17 @@ class Seats:
 
     def prune(self, session: Any) -> list[str]:
         """Follow ``session`` (the one the device's screen plays): its game over ends its
-        seats' colors (``end_game``); a seat whose color is gone (an undo to before the
-        draw) loses its token. Returns the tokens that ended."""
+        seats' colors (``end_game``); a seat that no longer sees what its page was made
+        for (an undo to before the draw) loses its token. Returns the tokens that ended."""
         if bool(getattr(session, "finished", False) or session.state.is_terminal()):
             self.end_game(session.id)
-        colors = seat_colors(session.state)
         ended = []
         with self._lock:
             for token, s in list(self._live.items()):
                 if s.session_id != session.id or s.ended:
                     continue
-                color = colors[s.seat] if s.seat < len(colors) else None
-                if color != s.part["color"]:
+                own = seat_view(session, s.seat)
+                if own is None or any(s.part.get(k) != v for k, v in own.items()):
                     del self._live[token]
                     ended.append(token)
             self.version += bool(ended)

@@ -34,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 
-from . import export, public
+from . import export, plugins, public
 from .i18n import language
 from .words import page
 from .words.titles import title_of
@@ -44,7 +44,7 @@ from .seats import Seats
 
 SECRET_BYTES = 12          # 96 random bits in every address (the issue asks for at least 64)
 DEFAULT_PORT = 8032
-DEFAULT_MAX_CLIENTS = 32   # streams at once; the one past it gets 503
+DEFAULT_MAX_CLIENTS = 32   # streams at once; past it a newcomer takes one (``_take_place``) or gets 503
 PING_S = 5.0               # a comment line on an idle stream: dead clients are found, proxies keep it,
 PING_PAD = 2048            # and padded so that a stream nobody reads fills its buffers and is ended
                            # (hardware/web_server.py's WRITE_TIMEOUT_S), idle game or not (issue 47)
@@ -164,7 +164,9 @@ class Board(Listeners):
             else:  # kept for later, or ended early: not being played now
                 base = public.away_view(seq, seat.session_id, seat.game, seat.part["number"])
                 state = public.SEAT_ENDED if seat.ended else public.SEAT_AWAY
-            text = json.dumps(public.seat_view(base, seat.part, state), ensure_ascii=False, separators=(",", ":"))
+            plug = plugins.of(seat.game)  # the seat's own part in words (V-3)
+            part = plug.seat_words(seat.part) if plug is not None else seat.part
+            text = json.dumps(public.seat_view(base, part, state), ensure_ascii=False, separators=(",", ":"))
             out[token] = (view_tag(seq, text), text)
         return out
 

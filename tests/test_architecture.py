@@ -135,7 +135,7 @@ def test_the_walk_sees_every_kind_of_import():
     """The walk itself: a TYPE_CHECKING import, one inside a function and a literal
     ``importlib.import_module`` are edges (else a circle could hide in them)."""
     assert "companion.ui.host" in GRAPH["companion.ui.widgets"]  # under TYPE_CHECKING
-    assert "companion.games.undercut" in GRAPH["companion.words.moves"]  # inside a function
+    assert "companion.games.boi_win" in GRAPH["companion.plugins.bag_of_ice"]  # inside a function
     assert "companion.ui.history" in GRAPH["companion.ui.screens"]  # importlib, relative
     assert "bench.web" in GRAPH["bench.__main__"]  # __import__
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
@@ -157,9 +157,10 @@ VIEWS = ("companion.ui", "companion.console", "companion.web", "companion.public
          "companion.cli", "companion.loop", "hardware", "bench")
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("companion.words")))
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(("companion.words", "companion.plugins"))))
 def test_the_words_import_no_view(module):
-    """companion.words is under every view: it imports the core only."""
+    """companion.words and the games' plug-ins (issue 45) are under every view: they
+    import the core and each other only."""
     assert sorted(t for t in GRAPH[module] if any(t == v or t.startswith(v + ".") for v in VIEWS)) == []
 
 
@@ -205,3 +206,44 @@ def unexplained_function_imports() -> list[str]:
 
 def test_an_import_left_inside_a_function_says_why():
     assert unexplained_function_imports() == []
+
+
+# the shared layers and the page's scripts, which reach a game only through its plug-in (issue 45)
+SHARED = ("companion.public", "companion.export", "companion.seats", "companion.web", "companion.console",
+          "companion.braille", "companion.words.moves", "companion.words.table", "companion.words.page",
+          "companion.words.pieces", "companion.words.titles", "companion.plugins", "companion.plugins.blocks")
+
+
+def _game_names() -> set[str]:
+    from companion.games import GAMES
+    return set(GAMES)
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_no_shared_module_names_a_game(module):
+    """No shared module branches on a game's name (issue 45): no string in its code is
+    a registered game's name (a game's words, table, ranking and secrets are its
+    plug-in's); the registry's lines are the only place that names a game."""
+    path, _init = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    named = sorted({(n.value, n.lineno) for n in ast.walk(tree)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in _game_names()})
+    assert named == []
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "companion" / "web_assets").glob("*.js")))
+def test_no_script_of_the_page_names_a_game(script):
+    """The page's scripts draw every game's table from generic blocks (issue 45): no
+    game's name in them, quoted or as a word."""
+    import re
+    text = (ROOT / "companion" / "web_assets" / script).read_text(encoding="utf-8")
+    words = {"undercut", "bagofice", "bottomsup", *{n.replace("_", "") for n in _game_names()}}
+    found = sorted({w for w in re.findall(r"[A-Za-z_]+", text) if w.replace("_", "").lower() in words})
+    assert found == []
+
+
+def test_the_core_reaches_the_plugins_only_through_the_registry():
+    """The engines and the registry import no plug-in and no words (issue 45): the
+    plug-ins sit above their engines."""
+    core = [m for m in MODULES if m.startswith("companion.games") or m in ("companion.engine", "companion.records")]
+    assert sorted((m, t) for m in core for t in GRAPH[m] if t.startswith(("companion.plugins", "companion.words"))) == []

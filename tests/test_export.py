@@ -126,7 +126,8 @@ SPEC = GameSpec("tally", "Tally", _new_tally, 2, 4)
 @pytest.fixture
 def tally(monkeypatch):
     """Register the tally game for the duration of a test."""
-    monkeypatch.setitem(games.TOOLS, "tally", (__name__, "Tally"))
+    # a tool's line: its engine here, the tools' plug-in (issue 45: a registered game has one)
+    monkeypatch.setitem(games.TOOLS, "tally", games.Entry(__name__, "Tally", "companion.plugins.tools"))
     return "tally"
 
 
@@ -535,7 +536,7 @@ def test_csv_and_png_of_a_game_not_yet_over_never_show_a_secret_color_V1(tmp_pat
     path = str(tmp_path / "j.db")
     s = _bottoms_up(path, moves=6)
     j = Journal(path, read_only=True)
-    colors = [e.data["move"].split()[1] for e in j.events(s.id) if export.is_secret(e)]
+    colors = [e.data["move"].split()[1] for e in j.events(s.id) if export.is_hidden("bottoms_up", e)]
     summary = export.summarize(s.id, "bottoms_up", s.setup, "2026-01-01T00:00", j.events(s.id))
     j.close()
     assert len(colors) == 4 and not export.game_over(summary.fold)

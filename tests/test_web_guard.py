@@ -358,9 +358,11 @@ def test_the_guard_bench_reports_its_three_keys(tmp_path):
     from bench.scripts_bag_of_ice import START
     from bench.web_guard import measure_guard
     keys = START + ["ok"] * 6 + ["down", "ok"] + ["ok"] * 4
-    fig = measure_guard(str(tmp_path), [keys], siege_s=2.0, bad=300, flood_s=1.5, flood_repeats=1)
+    fig = measure_guard(str(tmp_path), [keys], siege_s=2.0, bad=300, flood_s=1.5, flood_repeats=1,
+                        many_s=1.5, many_peers=20, guest_s=1.5)
     assert fig["web_siege_requests"] > 0 and 0.0 <= fig["web_siege_page_ok"] <= 1.0
     assert fig["web_siege_connections_opened"] >= 500
     assert fig["web_bad_requests"] == 300 and 0 < fig["web_bad_request_log_bytes"] < 10_000
     assert fig["web_flood_event_p99_ratio"] > 0 and fig["web_flood_presses"] == len(keys)
     assert fig["web_flood_requests"] > 0
+    assert 0.0 <= fig["web_many_peers_page_ok"] <= 1.0 and 0.0 <= fig["web_guest_streams_page_ok"] <= 1.0

@@ -212,7 +212,9 @@ def test_pieces_in_words():
     assert "pieces" not in public.labels()  # only the pieces a table shows are named (V-1)
     assert public.piece_names_in({"drawn": ["yS", "pM"], "phase": "decide"}) == {
         "pM": "purple medium", "yS": "yellow small"}
-    assert public.piece_names_in({"secret_colors": ["white", None], "field": []}) == {"wM": "white medium"}
+    # a secret color once public is a mark beside its seat's score (issue 45: generic blocks)
+    assert public.piece_names_in({"marks": [{"cls": "secret", "piece": "wM", "text": "white"}, None],
+                                  "field": []}) == {"wM": "white medium"}
 
 
 # ---------------------------------------------------------------- the page follows the device's screen

@@ -277,3 +277,14 @@ def test_a_folded_header_line_is_refused_with_a_bare_400(page):
     assert sock.recv(65536).startswith(b"HTTP/1.1 400")
     sock.close()
     assert get(port, f"/{secret}/state.json", extra="X-Ok: yes\r\n")[0] == 200
+
+
+def test_the_siege_bench_reports_its_keys(tmp_path):
+    """bench/web_guard.py's issue 47 steps at a tiny size: the contract's keys, with figures that can fail."""
+    from bench.web_guard import measure_guest_streams, measure_many
+    fig = measure_many(str(tmp_path / "many"), 2.0, peers=20, connections=3)
+    assert fig["web_many_peers_requests"] > 0 and 0.0 <= fig["web_many_peers_page_ok"] <= 1.0
+    assert fig["web_many_peers_page_p95_ms"] > 0 and fig["web_many_peers_connections_opened"] >= 60
+    fig = measure_guest_streams(str(tmp_path / "guest"), 2.0, streams=10, addresses=2)
+    assert fig["web_guest_streams_requests"] > 0 and 0.0 <= fig["web_guest_streams_page_ok"] <= 1.0
+    assert fig["web_guest_streams_opened"] >= 10

@@ -19,6 +19,7 @@ import pytest
 
 from companion import i18n
 from companion.config import Settings
+from companion.games import undercut as uc_engine  # the outcome details are codes (issue 45)
 from companion.ui import draw
 from companion.ui.draw import CLIPS
 from companion.ui.undercut import BidPicker, ScoreScreen, UndercutScreen
@@ -251,7 +252,7 @@ def test_a_shared_win_of_long_names_is_not_clipped(tmp_path, language, k):
     st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
     seats = tuple(range(k))
     over = replace(st, phase="over", winners=seats, tied=seats, tb_pips=(4,) * 5, tb_pieces=(2,) * 5,
-                   detail="shared win: tied on score, pips and pieces (U-13)")
+                   detail=uc_engine.WON_SHARED)
     i18n.set_language(language)
     CLIPS.reset()
     draw.DRAWN = drawn = []
@@ -275,7 +276,7 @@ def test_a_tie_broken_by_pieces_lists_pieces_only_U13(tmp_path, language):
     st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
     over = replace(st, phase="over", winners=(2,), tied=(1, 2, 3, 4), tb_pips=(None, 5, 3, 5, 3),
                    tb_pieces=(None, None, 2, None, 3),
-                   detail="tie on score and pips broken by fewest pieces in hand (U-13)")
+                   detail=uc_engine.WON_BY_PIECES)
     i18n.set_language(language)
     draw.DRAWN = drawn = []
     UndercutScreen(SimpleNamespace(state=over)).render(Canvas())
@@ -428,7 +429,7 @@ def test_a_tie_line_never_names_a_player_by_letters_from_the_middle_U13(tmp_path
     press(app, "ok,ok,up,ok,ok,down,ok,up,ok")  # 5 players, score sheet
     st = next(s for s in app.stack if isinstance(s, UndercutScreen)).session.state
     over = replace(st, phase="over", winners=(2,), tied=(1, 2, 3), tb_pips=(None, 5, 3, 4, None),
-                   detail="tie on score broken by fewest pips in hand (U-13)")
+                   detail=uc_engine.WON_BY_PIPS)
     i18n.set_language(language)
     draw.DRAWN = drawn = []
     UndercutScreen(SimpleNamespace(state=over)).render(Canvas())

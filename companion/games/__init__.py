@@ -2,25 +2,44 @@
 
 Modules are imported on first use so start-up stays quick. A game whose
 module is not there yet is listed as unavailable instead of failing.
+
+A game is a plug-in (issue 45), as boardgame.io's ``Game`` objects and
+OpenSpiel's registered games are: its line here names its engine (the rules,
+this layer), its title, and its plug-in module (``companion/plugins/``: how its
+moves, waits and verdicts are worded, its win reason, its public table, its
+ranking and its hidden information, V-1 and V-3). The shared layers reach a game
+only through ``plugin(name)``; adding a game is its own files plus one line here.
 """
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
+from typing import NamedTuple
 
 from ..engine import GameSpec
 from ..errors import SetupError
 from ..i18n import N_  # titles marked for the catalog; screens translate them
 
-# record name -> (module, title). Games first, in menu order, then tools.
-GAMES: dict[str, tuple[str, str]] = {
-    "undercut": ("companion.games.undercut", N_("Undercut")),
-    "bag_of_ice": ("companion.games.bag_of_ice", N_("Bag of Ice")),
-    "bottoms_up": ("companion.games.bottoms_up", N_("Bottoms Up")),
+
+
+class Entry(NamedTuple):
+    """A registry line: the engine's module, the title (marked for the catalog) and
+    the plug-in module the shared layers ask for everything else (issue 45)."""
+    module: str
+    title: str
+    plugin: str
+
+
+# record name -> Entry. Games first, in menu order, then tools.
+GAMES: dict[str, Entry] = {
+    "undercut": Entry("companion.games.undercut", N_("Undercut"), "companion.plugins.undercut"),
+    "bag_of_ice": Entry("companion.games.bag_of_ice", N_("Bag of Ice"), "companion.plugins.bag_of_ice"),
+    "bottoms_up": Entry("companion.games.bottoms_up", N_("Bottoms Up"), "companion.plugins.bottoms_up"),
 }
-TOOLS: dict[str, tuple[str, str]] = {
-    "die": ("companion.games.tools", N_("Pyramid die")),
-    "bag": ("companion.games.tools", N_("Bag")),
-    "pick": ("companion.games.tools", N_("Start player")),
+TOOLS: dict[str, Entry] = {
+    "die": Entry("companion.games.tools", N_("Pyramid die"), "companion.plugins.tools"),
+    "bag": Entry("companion.games.tools", N_("Bag"), "companion.plugins.tools"),
+    "pick": Entry("companion.games.tools", N_("Start player"), "companion.plugins.tools"),
 }
 
 
@@ -47,3 +66,13 @@ def spec(name: str) -> GameSpec:
     if specs is not None:
         return specs[name]
     return module.SPEC
+
+
+def plugin(name: str) -> ModuleType | None:
+    """The plug-in module of a game or tool by record name (``companion/plugins/``,
+    loaded on first use: it loads its engine, see ``words.moves``); None for a name
+    the registry does not know (an old record's game, a bad name)."""
+    entry = GAMES.get(name) or TOOLS.get(name)
+    if entry is None:
+        return None
+    return importlib.import_module(entry.plugin)

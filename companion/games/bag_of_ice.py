@@ -35,7 +35,7 @@ from fractions import Fraction
 from itertools import combinations, permutations
 from typing import Any, Iterable, NamedTuple, Sequence
 
-from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from ..engine import CHANCE, TERMINAL, Detail, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, DieFace, Got, Piece, Size, die_outcomes
@@ -384,7 +384,8 @@ class BagOfIceState(State):
         if self.phase != Phase.OVER or self.winner is None:
             return None
         return Outcome(Termination.TARGET, (self.winner,), self.totals,
-                       f"{self.players[self.winner]} reached the target {self.target} (B-6)")
+                       Detail(f"{self.players[self.winner]} reached the target {self.target} (B-6)",
+                              "target", (self.winner, self.target)))
 
     def arrangement(self) -> Arrangement:
         """This turn's drawn pieces in their best arrangement (B-5)."""
@@ -620,7 +621,7 @@ class BagOfIceState(State):
             "rolloff_contenders": list(self.contenders),
             "last_turn": self.history[-1].to_json() | {"seat": self.history[-1].seat} if self.history else None,
             "winners": [self.winner] if self.phase == Phase.OVER else None,
-            "result": outcome.detail if outcome is not None else None,  # None until the game is over
+            "result": str(outcome.detail) if outcome is not None else None,  # None until the game is over
         }
 
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from ..engine import CHANCE, TERMINAL, Detail, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players
 from ..errors import IllegalMoveError, InvalidMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
@@ -562,7 +562,9 @@ class BottomsUpState(State):
             return None
         win = self.winners()
         sc = self.final_scores()
-        detail = "highest score (BU-12)" if len(win) == 1 else f"shared win: {len(win)} players tied on {sc[win[0]]} (BU-12)"
+        detail = (Detail("highest score (BU-12)", "highest_score") if len(win) == 1 else
+                  Detail(f"shared win: {len(win)} players tied on {sc[win[0]]} (BU-12)", "shared_highest",
+                         (len(win), sc[win[0]])))
         return Outcome(Termination.STASH_EMPTY, win, sc, detail)
 
     # ------------------------------------------------------------ text
@@ -634,7 +636,7 @@ class BottomsUpState(State):
         out["breakdown"] = self.score_breakdown() if over else None
         out["winners"] = list(self.winners()) if over else None
         o = self.outcome()
-        out["result"] = o.detail if o else None
+        out["result"] = str(o.detail) if o else None
         return out
 
 

@@ -31,7 +31,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Sequence
 
-from ..engine import CHANCE, TERMINAL, GameSpec, Move, Outcome, State, Termination
+from ..engine import CHANCE, TERMINAL, Detail, GameSpec, Move, Outcome, State, Termination
 from .setup import read_players
 from ..errors import IllegalMoveError, SetupError
 from ..pieces import Bag, Color, Piece, Size
@@ -684,7 +684,7 @@ class UndercutState(State):
         low = min(self.points)
         tied = tuple(i for i, p in enumerate(self.points) if p == low)
         if len(tied) == 1:
-            return replace(self, phase=Phase.OVER, winners=tied, detail="lowest score (U-13)")
+            return replace(self, phase=Phase.OVER, winners=tied, detail=WON_BY_LOWEST)
         if not self.full:
             return replace(self, phase=Phase.TIEBREAK, tied=tied, active=tied[0],
                            tb_pips=(None,) * self.n, tb_pieces=(None,) * self.n)
@@ -847,7 +847,7 @@ class UndercutState(State):
                 "pieces": [self.tb_pieces[i] if self.tb_pieces else len(self.hands[i]) for i in self.tied],
             }
         out["winners"] = list(self.winners) if self.phase == Phase.OVER else None
-        out["result"] = self.detail if self.phase == Phase.OVER else None
+        out["result"] = str(self.detail) if self.phase == Phase.OVER else None
         return out
 
 
@@ -953,17 +953,32 @@ def _set(t: tuple, i: int, v: Any) -> tuple:
     return t[:i] + (v,) + t[i + 1:]
 
 
+class WinBy(enum.StrEnum):
+    """How an Undercut game was won (``Outcome.detail``'s code, issue 45): U-13, U-14."""
+    LOWEST = "lowest_score"
+    PIPS = "tie_pips"
+    PIECES = "tie_pieces"
+    SHARED = "tie_shared"
+
+
+# the outcome's details: their codes, with the records' English text (unchanged)
+WON_BY_LOWEST = Detail("lowest score (U-13)", WinBy.LOWEST)
+WON_BY_PIPS = Detail("tie on score broken by fewest pips in hand (U-13)", WinBy.PIPS)
+WON_BY_PIECES = Detail("tie on score and pips broken by fewest pieces in hand (U-13)", WinBy.PIECES)
+WON_SHARED = Detail("shared win: tied on score, pips and pieces (U-13)", WinBy.SHARED)
+
+
 def _break_tie(tied: tuple[int, ...], pips: dict[int, int], counts: dict[int, int]) -> dict[str, Any]:
     """U-13 among players tied on score: fewest pips, then fewest pieces, then shared."""
     low = min(pips[i] for i in tied)
     t2 = tuple(i for i in tied if pips[i] == low)
     if len(t2) == 1:
-        return {"winners": t2, "detail": "tie on score broken by fewest pips in hand (U-13)"}
+        return {"winners": t2, "detail": WON_BY_PIPS}
     low2 = min(counts[i] for i in t2)
     t3 = tuple(i for i in t2 if counts[i] == low2)
     if len(t3) == 1:
-        return {"winners": t3, "detail": "tie on score and pips broken by fewest pieces in hand (U-13)"}
-    return {"winners": t3, "detail": "shared win: tied on score, pips and pieces (U-13)"}
+        return {"winners": t3, "detail": WON_BY_PIECES}
+    return {"winners": t3, "detail": WON_SHARED}
 
 
 # ---------------------------------------------------------------- setup

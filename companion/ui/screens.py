@@ -212,7 +212,7 @@ class OtherGames(Menu):
 class NewGameMenu(Menu):
     def __init__(self) -> None:
         super().__init__(_("New game"), lambda: [Item(_(title), bound(self._pick, name))
-                                                 for name, (_mod, title) in GAMES.items()])
+                                                 for name, (_mod, title, _plug) in GAMES.items()])
 
     @staticmethod
     def _pick(app: "App", name: str) -> None:

@@ -37,9 +37,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..engine import Decision, Move
+from ..engine import Decision, Move, detail_code
 from ..engine import Option as Choice
-from ..games.undercut import END_SCORE, Kind, Phase, UndercutState
+from ..games.undercut import END_SCORE, Kind, Phase, UndercutState, WinBy
 from ..games.undercut_moves import (
     COMBOS, STACK_NAMES, Bid, Done, Got, HandPieces, HandPips, Pass, StartPlayer, Take, TurnIn,
     bid_value, canon,
@@ -53,6 +53,7 @@ from .base import SessionScreen, state_as
 from .common import OptionsSetup, Option, Report, choose, players_screen
 from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, CursorScreen, Menu, Message, Screen, bound, stepped
+from ..plugins.undercut import tie_words
 from ..words.pieces import mix_words, piece_color_word, piece_size_word, pips_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -716,24 +717,22 @@ class UndercutScreen(SessionScreen):
                     c.center(TITLE_H + 1 + r * LINE_H, ", ".join(part))
         pts = st.points[st.winners[0]]
         c.center(TITLE_H + 22, fit(ngettext("{n} point", "{n} points", pts).format(n=pts), LINE))
-        stage = {"tie on score broken by fewest pips in hand (U-13)": "pips",
-                 "tie on score and pips broken by fewest pieces in hand (U-13)": "pieces",
-                 "shared win: tied on score, pips and pieces (U-13)": "shared"}.get(st.detail, "")
+        # how the tie was broken (U-13, U-14): the outcome's code, worded by the game's plug-in
+        stage = detail_code(st.detail)
+        why = tie_words(stage)
         y = TITLE_H + 32
-        if st.tied and stage:
-            why = {"pips": _("tie broken by pips"), "pieces": _("tie broken by pieces"),
-                   "shared": _("same pips and pieces")}[stage]
+        if st.tied and why:
             c.center(y, fit(why, LINE))
             pips = {i: st.tb_pips[i] if st.tb_pips else st.hands[i].pips() for i in st.tied}
             seats = list(st.tied)
-            if stage == "pieces":  # only the hands still tied on pips went on to count pieces:
+            if stage == WinBy.PIECES:  # only the hands still tied on pips went on to count pieces:
                 # the others' figures are pips, which beside pieces would read as pieces
                 least = min(p for p in pips.values() if p is not None)
                 seats = [i for i in seats if pips[i] == least]
             figures = []
             for i in seats:
                 cnt = st.tb_pieces[i] if st.tb_pieces else (len(st.hands[i]) if st.full else None)
-                figures.append(cnt if stage == "pieces" and cnt is not None else pips[i])
+                figures.append(cnt if stage == WinBy.PIECES and cnt is not None else pips[i])
             digits = max(len(str(f)) for f in figures)
             width = (LINE - (len(figures) - 1)) // len(figures) - 1 - digits
             names = short_names(st.players, max(1, width))

@@ -14,7 +14,6 @@
   const SVG = "http://www.w3.org/2000/svg";
   const COLORS = { r: "red", y: "yellow", g: "green", b: "blue", k: "black", w: "white", c: "cyan", p: "purple", o: "orange", x: "clear" };
   const HEIGHT = { S: 0.55, M: 0.78, L: 1.0 };
-  const CODE = Object.fromEntries(Object.entries(COLORS).map(([code, name]) => [name, code]));
   const GONE_MS = 10000;  // a device not heard from for this long is said to be gone
   let labels = {};
   let lastView = null;
@@ -36,6 +35,7 @@
   function colon() { return labels.colon || ": "; }
 
   let pieceNames = {};
+  let lastData = {};    // the table's data-* set on the body by the last state
   function pieceName(code) { return pieceNames[code] || code; }
 
   // A piece code ("yL": yellow large) as a small pyramid seen from the side, with its
@@ -85,13 +85,13 @@
     return span;
   }
 
-  // A Bottoms Up stack: its pieces bottom to top, drawn upwards, the top on top.
-  function stack(label, list, changed) {
-    const box = el("figure", "stack" + (changed ? " changed" : ""));
+  // A stack of pieces, bottom to top, drawn upwards, the top on top, with its caption.
+  function stack(st, scale) {
+    const box = el("figure", "stack" + (st.changed ? " changed" : ""));
     const col = el("div", "column");
-    (list || []).forEach((c) => col.appendChild(chip(c, 1.3)));
+    (st.pieces || []).forEach((c) => col.appendChild(chip(c, scale)));
     box.appendChild(col);
-    box.appendChild(el("figcaption", "", changed ? `${label} *` : label));
+    box.appendChild(el("figcaption", "", st.caption));
     return box;
   }
 
@@ -106,118 +106,58 @@
     list.appendChild(li);
   }
 
-  function undercut(t, v) {
-    const box = document.createDocumentFragment();
-    const dl = el("ul", "facts");
-    row(dl, labels.round, t.round);
-    if (t.end_triggered) row(dl, labels.end, "✓");
-    row(dl, labels.bag, t.bag_count);
-    box.appendChild(dl);
-    if (t.combos && t.combos.length) {
-      box.appendChild(el("h2", "", labels.combos));
-      const ul = el("ul", "combos");
-      t.combos.forEach((c) => {
-        const li = el("li");
-        li.appendChild(el("span", "combo", c.name));
-        li.appendChild(el("b", "", c.value));
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
-    }
-    if (t.stacks && t.stacks.length) {
-      box.appendChild(el("h2", "", labels.stacks));
-      const ul = el("ul", "stacks");
-      t.stacks.forEach((s) => {
-        const li = el("li");
-        li.appendChild(el("b", "", s.name));
-        li.appendChild(pieces(s.pieces));
-        if (s.bid) {
-          // "Bid: Ann", "marker only" for the zero bid (the projection's words)
-          const bid = el("span", "bid", `${s.bid.words || labels.bid} `);
-          bid.appendChild(pieces(s.bid.pieces, 0.8));
-          li.appendChild(bid);
-        }
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
-    }
-    if (t.hands) {
-      box.appendChild(el("h2", "", labels.hands));
-      const ul = el("ul", "hands");
-      t.hands.forEach((h, i) => {
-        const li = el("li");
-        li.appendChild(el("b", "", (v.players[i] || {}).name || "?"));
-        li.appendChild(pieces(h, 0.8));
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
-    }
-    return box;
+  // A list item's part: a tag with its text, then its pieces (or pieces alone).
+  function part(p) {
+    if (!p.tag) return pieces(p.pieces, p.scale);
+    const e = el(p.tag, p.cls, p.text);
+    if (p.pieces) e.appendChild(pieces(p.pieces, p.scale));
+    return e;
   }
 
-  function bagOfIce(t, v) {
-    const box = document.createDocumentFragment();
-    const dl = el("ul", "facts");
-    row(dl, labels.target, t.target);
-    if (t.drawn && t.drawn.length) row(dl, labels.drawn, pieces(t.drawn));
-    if (t.active !== null && t.active !== undefined && t.phase !== "over") row(dl, labels.turn, t.turn_total);
-    row(dl, labels.bust, t.bust);
-    if (t.win) {
-      row(dl, labels.win_bank, t.win.bank);
-      row(dl, labels.win_draw, t.win.draw);
-    }
-    row(dl, t.to_win ? labels.to_win : labels.advice, t.advice);
-    row(dl, labels.bag, t.bag_count);
-    box.appendChild(dl);
-    if (t.turn_total !== null && t.turn_total !== undefined && t.phase !== "over") {
-      document.body.dataset.turnTotal = t.turn_total;
-    }
-    if (t.sizes) {
-      const table = el("table", "sizes");
+  // The game's table as generic blocks (companion/plugins/blocks.py): the projection
+  // says what to show and in which words; this only lays it out, for every game alike.
+  const BLOCKS = {
+    facts: (b) => {
+      const ul = el("ul", b.cls);
+      (b.rows || []).forEach((r) => row(ul, r.term, r.pieces ? pieces(r.pieces) : r.value));
+      return ul;
+    },
+    heading: (b) => el("h2", "", b.text),
+    list: (b) => {
+      const ul = el("ul", b.cls);
+      (b.items || []).forEach((it) => {
+        if (!it.parts) { ul.appendChild(el("li", "", it.text)); return; }
+        const li = el("li");
+        it.parts.forEach((p) => li.appendChild(part(p)));
+        ul.appendChild(li);
+      });
+      return ul;
+    },
+    grid: (b) => {
+      const table = el("table", b.cls);
       const head = el("tr");
-      [labels.size, labels.bust, t.to_win ? labels.win : labels.avg].forEach((x) => head.appendChild(el("th", "", x)));
+      (b.head || []).forEach((x) => head.appendChild(el("th", "", x)));
       table.appendChild(head);
-      t.sizes.forEach((s) => {
+      (b.rows || []).forEach((r) => {
         const tr = el("tr");
-        if (s.size === t.size_advice) tr.className = "advised";
-        tr.appendChild(el("td", "", s.size === t.size_advice ? `${s.size} ◀` : s.size));
-        tr.appendChild(el("td", "", s.bust));
-        tr.appendChild(el("td", "", t.to_win ? s.win : s.avg));
+        if (r.cls) tr.className = r.cls;
+        (r.cells || []).forEach((x) => tr.appendChild(el("td", "", x)));
         table.appendChild(tr);
       });
-      box.appendChild(table);
-    }
-    if (t.rolloff && t.phase === "rolloff") {
-      box.appendChild(el("h2", "", labels.rolloff));
-      const ul = el("ul", "rolloff");
-      t.rolloff.forEach((r) => ul.appendChild(el("li", "", `${(v.players[r.seat] || {}).name || "?"}${colon()}${r.text}`)));
-      box.appendChild(ul);
-    }
-    return box;
-  }
+      return table;
+    },
+    stacks: (b) => {
+      const box = el("div", b.cls);
+      (b.stacks || []).forEach((st) => box.appendChild(stack(st, b.scale)));
+      return box;
+    },
+    note: (b) => el("p", b.cls, b.text),
+  };
 
-  function bottomsUp(t, v) {
+  function blocks(t) {
     const box = document.createDocumentFragment();
-    box.appendChild(el("h2", "", labels.field));
-    const field = el("div", "field");
-    const changed = new Set(t.changed || []);
-    (t.field || []).forEach((s) => field.appendChild(stack(s.label, s.pieces, changed.has(s.label))));
-    box.appendChild(field);
-    const dl = el("ul", "facts");
-    row(dl, labels.stash, t.stash_count);
-    box.appendChild(dl);
-    if (!t.secret_colors) box.appendChild(el("p", "note", labels.secret));
-    if (t.scored) {
-      box.appendChild(el("h2", "", labels.scored));
-      const ul = el("ul", "scored");
-      t.scored.forEach((lines, seat) => {
-        const li = el("li");
-        li.appendChild(el("b", "", (v.players[seat] || {}).name || "?"));
-        li.appendChild(el("span", "", lines.length ? lines.join(" · ") : "0"));
-        ul.appendChild(li);
-      });
-      box.appendChild(ul);
-    }
+    (t.blocks || []).forEach((b) => { const draw = BLOCKS[b.kind]; if (draw) box.appendChild(draw(b)); });
+    Object.entries(t.data || {}).forEach(([k, x]) => { document.body.dataset[k] = x; });
     return box;
   }
 
@@ -253,16 +193,16 @@
       li.appendChild(name);
       // the winner's mark beside the name, never inside it: a long name wraps, the mark stays whole
       if (winners.has(p.seat)) li.appendChild(el("span", "mark", `★ ${labels.winner || "winner"}`));
-      const secret = t.secret_colors && t.secret_colors[p.seat];
-      if (secret) {  // BU-3: shown once the game is over, named
-        const sc = el("span", "secret");
-        sc.appendChild(piece((CODE[secret] || "?") + "M"));
-        sc.appendChild(el("span", "", (t.secret_words || [])[p.seat] || secret));
+      const mark = (t.marks || [])[p.seat];
+      if (mark) {  // beside the score, a piece and its word (a secret color once public)
+        const sc = el("span", mark.cls);
+        sc.appendChild(piece(mark.piece));
+        sc.appendChild(el("span", "", mark.text));
         li.appendChild(sc);
       }
       const score = el("span", "points");
       score.appendChild(el("span", "score", p.score));
-      if (changedSeats.has(p.seat) && !end) {  // at the end the winner banner says what counts  // the last change, marked until the next (not by color alone)
+      if (changedSeats.has(p.seat) && !end) {  // the last change, marked until the next (not by color alone); at the end the banner says what counts
         li.classList.add("changed");
         const d = changedSeats.get(p.seat);
         if (d !== undefined && d !== null) score.appendChild(el("span", "delta", (d > 0 ? "+" : "") + d));
@@ -300,7 +240,7 @@
     document.body.classList.toggle("over", !!end);
     if (end) {
       $("end-title").textContent = `★ ${end.title}${colon()}${end.names.join(", ")}`;
-      $("end-reason").textContent = end.reason + (end.tiebreak ? ` · ${end.tiebreak}` : "");
+      $("end-reason").textContent = end.reason || "";
     }
     $("result").textContent = v.result || "";
     const change = v.change;
@@ -311,11 +251,9 @@
     scoresList(v);
     const table = $("table");
     table.replaceChildren();
-    delete document.body.dataset.turnTotal;
-    if (s && v.table) {
-      const draw = { undercut: undercut, bag_of_ice: bagOfIce, bottoms_up: bottomsUp }[s.game];
-      if (draw) table.appendChild(draw(v.table, v));
-    }
+    Object.keys(lastData).forEach((k) => { delete document.body.dataset[k]; });
+    lastData = (s && v.table && v.table.data) || {};
+    if (s && v.table) table.appendChild(blocks(v.table));
     const moves = $("moves");
     moves.replaceChildren();
     (v.moves || []).slice().reverse().forEach((m) => moves.appendChild(el("li", "", m)));

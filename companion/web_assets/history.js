@@ -24,7 +24,7 @@
     ol.replaceChildren();
     h.games.forEach((g) => {
       const li = el("li", "game");
-      // "Undercut #3", "Undercut n°3": as the device numbers a game
+      // "<title> #3", "<title> n°3" in French: as the device numbers a game
       li.appendChild(el("h2", "", (l.numbered || "{game} #{n}").replace("{game}", g.title).replace("{n}", g.number)));
       li.appendChild(el("span", "date", g.date));
       const players = el("span", "players");

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Any
 
 from ..engine import CHANCE, TERMINAL, State
+from .. import plugins
 from ..i18n import N_, _, pgettext
 
 HINT_WORD = {"draw": N_("draw"), "bank": N_("bank")}  # boi_odds/boi_win hint values (B-9, B-10)
-TOOL_WAITING = {"die": N_("Roll the die with the device's buttons."),
-                "bag": N_("Draw from the bag with the device's buttons."),
-                "pick": N_("Pick the start player with the device's buttons.")}
 RULING_NOTE = re.compile(r"\s*\([^()]*\b(?:U|B|BU)-\d+[^()]*\)")
 
 
@@ -46,46 +45,29 @@ def hint_word(hint: str) -> str:
     return _(HINT_WORD[hint]) if hint in HINT_WORD else hint
 
 
+def name_of(players: Any, seat: Any) -> str:
+    """A seat's name, or "?" for no seat."""
+    return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
+
+
 def waiting_words(state: State, names: list[str]) -> str:
     """What the position waits for, in plain words: ``decision()``'s ``who`` and
-    ``kind``, read without building its options (an Undercut auction has thousands)."""
+    ``kind``, read without building its options (an Undercut auction has thousands).
+    Each game words its own waits (its plug-in's ``waiting_words``, issue 45)."""
     who = state.current_player
     if who == TERMINAL:
         return _("The game is over.")
     k = state.decision_kind()
-    kind = getattr(k, "value", str(k))
+    kind = str(getattr(k, "value", k))
+    name = names[who] if 0 <= who < len(names) else None
+    # through the registry (issue 45): the plug-ins import this module
+    plug = plugins.of(getattr(state, "game", ""))
+    text = plug.waiting_words(state, kind, name) if plug is not None else None
+    if text is not None:
+        return text
     if who == CHANCE:
-        return {
-            "start": _("The device picks the start player."),
-            "rolloff": _("The device rolls the roll-off."),
-            "roll": _("The device rolls the die."),
-            "draw": _("The device draws from the bag."),
-            "hand_draw": _("The device deals the hands."),
-            "stack_draw": _("The device draws the stacks."),
-            "pass_draw": _("The device draws for the player who passed."),
-            "secret": _("The device draws the secret colors."),
-        }.get(kind, _("The device draws."))
-    tool = TOOL_WAITING.get(getattr(state, "game", ""))
-    if tool is not None and not names:  # a table tool has no players to name
-        return _(tool)
-    name = names[who] if 0 <= who < len(names) else "?"
-    text = {
-        "take": _("{name} takes a mix of sizes."),
-        "turn_in": _("{name} turns in a combo."),
-        "sheet": _("{name} says what they turn in."),
-        "bid": _("{name} bids or passes."),
-        "who_passed": _("Who passed?"),
-        "hand_pips": _("{name}: pips left in hand?"),
-        "hand_pieces": _("{name}: pieces left in hand?"),
-        "decide": _("{name} draws or banks."),
-        "size": _("{name} picks a size."),
-        "opening": _("{name} places a small alone."),
-        "place": _("{name} places a piece."),
-        "blue": _("{name} picks the new color (blue)."),
-        "yellow": _("{name} moves the piece (yellow)."),
-        "reveal": _("{name} shows their secret color."),
-    }.get(kind, _("{name} to play."))
-    return text.format(name=name)
+        return _("The device draws.")
+    return _("{name} to play.").format(name=name or "?")
 
 
 def result_words(state: State, names: list[str]) -> str | None:
