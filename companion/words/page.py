@@ -81,13 +81,14 @@ def bid_words(name: str, marker_only: bool) -> str:
 # device's catalog writes a plain space, or none in a tight "13,7%"
 _FRENCH_SIGNS = re.compile(r"(?<=\S)[ \u00a0]?([:;!?%])(?=\s|$|[)»,.])")
 _FRENCH_NUMBER = re.compile(r"(?<![\w°])#(\d)")
+_SIGNS = re.compile(r"[:;!?%#]")
 
 
 def typeset(text: str, lang: str) -> str:
     """``text`` as the page prints it in ``lang``: French puts a narrow no-break space
     before ":" ";" "!" "?" and "%" (so a line never starts with one) and writes a
     number "n°3"; English is left as it is."""
-    if lang != "fr" or not text:
+    if lang != "fr" or not text or not _SIGNS.search(text):  # most texts have none: no substitution
         return text
     return _FRENCH_NUMBER.sub(r"n°\1", _FRENCH_SIGNS.sub("\u202f\\1", text))
 
