@@ -312,6 +312,8 @@ class GameSpec:
     max_players: int = 1
     summary: str = ""
     tags: tuple[str, ...] = field(default=())
+    bgg_id: int | None = None      # BoardGameGeek's id of the game, where one is known for certain
+    lowest_wins: bool = False      # the lowest score wins (Undercut, U-13): a play logger ranks upward
 
 
 def pick_chance(state: State, rng: random.Random) -> Move:

@@ -26,6 +26,8 @@ from typing import Any, Callable, Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from . import plugins
+from . import chart as _chart
+from . import games
 from .engine import CHANCE, Move, State
 from .errors import CompanionError
 from .names import seated_apart, short_names
@@ -33,7 +35,7 @@ from .records import Event, Fold, new_state
 from .words.titles import title_of
 
 __all__ = [
-    "GameSummary", "ScoreRow", "game_over", "is_hidden", "player_names", "score_rows", "scores_csv",
+    "GameSummary", "ScoreRow", "chart_of", "game_over", "is_hidden", "player_names", "score_rows", "scores_csv",
     "secrets_before_the_end", "summarize", "summaries", "session_summary", "score_sheet", "sheet_lines",
 ]
 
@@ -240,6 +242,23 @@ def secrets_before_the_end(summary: GameSummary, events: Sequence[Event]) -> int
     flag); 0 once it has ended. The CSV and the PNG sheet never hold one: a hidden move
     scores nothing, so it is no row."""
     return 0 if game_over(summary.fold) else sum(is_hidden(summary.game, e) for e in events)
+
+
+def chart_of(summary: GameSummary) -> "_chart.Chart | None":
+    """The chart of a game that is over (by its rules or ended by the players), from
+    its score rows (the CSV's): ``None`` for a game still being played (RULINGS V-1: at
+    the end only), an unreadable one or one without scores (a tool)."""
+    fold = summary.fold
+    if summary.error or fold is None or not summary.scores or not game_over(fold):
+        return None
+    try:
+        lowest = games.spec(summary.game).lowest_wins
+    except CompanionError:  # pragma: no cover - it folded, so it is known
+        lowest = False
+    names = list(summary.players)
+    winners = [names.index(w) for w in summary.winners if w in names]
+    return _chart.build(fold.state.turn_unit(), names, tuple(fold.states[0].scores()),
+                        [(r.turn, r.scores) for r in score_rows(fold)], lowest, winners)
 
 
 _CACHE: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
@@ -466,7 +485,9 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     wrapped = [_wrap(measure, cells[1], small, move_w) for cells in data["rows"]]
     heights = [row_h + line_h * (len(w) - 1) for w in wrapped]
     body = sum(heights) + (row_h if data["skipped"] else 0)
-    height = pad + 44 + 30 + 16 + head_h + row_h + body + 16 + 40 + pad
+    chart = chart_of(summary)
+    chart_h = _chart.png_height(chart) + 24 if chart is not None else 0
+    height = pad + 44 + 30 + 16 + head_h + row_h + body + 16 + 40 + chart_h + pad
     img = Image.new("RGB", (width, height), "white")
     d = ImageDraw.Draw(img)
     ink, grey, mark = (20, 20, 20), (110, 110, 110), (255, 236, 150)
@@ -508,6 +529,9 @@ def score_sheet(summary: GameSummary, width: int = SHEET_WIDTH):
     line(data["totals"], y, mid)
     y += row_h + 16
     d.text((pad, y), data["result"], font=mid, fill=ink)
+    y += 40 + 24
+    if chart is not None:  # the game as a picture: each player's score over the turns (issue 50)
+        _chart.draw(d, chart, (pad, y, width - pad, y + _chart.png_height(chart)), mid, small)
     return img
 
 

@@ -32,11 +32,13 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from . import bgstats, chart, stats
 from .engine import CHANCE, State
 from .i18n import _, language as current_language
 from . import plugins
-from .export import (is_hidden, player_names, score_sheet_png, scores_csv, secrets_before_the_end,
-                     session_summary)
+from .export import (chart_of, is_hidden, player_names, score_sheet_png, scores_csv, secrets_before_the_end,
+                     session_summary, summaries, summarize)
+from .words import chart as chart_words
 from .records import Event, dumps
 from .words import page
 from .words.moves import move_words
@@ -143,6 +145,8 @@ def view(session, *, number: int | None = None, settings: Any = None, screen: st
         "result": result_words(st, names) if crowned else None,
         "winners": list(getattr(st.outcome(), "winners", ()) or ()) if crowned else [],
         "end": end_of(st, names) if crowned else None,
+        # issue 50: the BG Stats link and the chart, at the end only (V-1)
+        "after": after_of(session, number) if crowned else None,
         "change": change_of(session, names),
         "moves": _moves(session, ended),
         "labels": labels(),
@@ -342,6 +346,54 @@ def _undone_line(session, undone: list[Any]) -> str:
         return str(text)
 
 
+def after_of(session, number: int | None = None) -> dict[str, Any] | None:
+    """What the page offers once a game is over (issue 50): the link that logs the play
+    in BG Stats (``bgstats.play_link``: a game over by its rules only) and the chart of
+    the game (``export.chart_of``) with the address of its SVG; ``None`` before the end
+    (V-1) or for a session the journal does not know."""
+    journal = getattr(session, "journal", None)
+    if journal is None or not (session.finished or session.state.is_terminal()):
+        return None
+    try:
+        info = journal.session(session.id)
+    except Exception:  # a journal that cannot say when the game began: no link, no chart
+        return None
+    s = summarize(session.id, session.game, session.setup, info.created, session.events,
+                  number=number or getattr(session, "number", 0) or 0)
+    c = chart_of(s)
+    return {"bgstats": bgstats.play_link(s, session.events),
+            "chart": c.to_json() if c is not None else None,
+            "chart_svg": f"chart/{s.shown}.svg" if c is not None else None}
+
+
+def chart_svg(journal, number: int) -> bytes | None:
+    """Game ``#number``'s chart as an SVG file, or ``None`` while the game is not over
+    (V-1) or has no scores; ``KeyError`` for an unknown number."""
+    info = journal.by_number(number)
+    c = chart_of(session_summary(journal, info))
+    return chart.svg(c, ident=f"chart{number}").encode() if c is not None else None
+
+
+def history_extra(journal, info, s) -> dict[str, Any]:
+    """A finished game's line in the history: its BG Stats link and its chart (issue 50)."""
+    c = chart_of(s)
+    return {"bgstats": bgstats.play_link(s, journal.events(info.id)) if s.termination else None,
+            "chart": c.to_json() if c is not None else None,
+            "chart_svg": f"chart/{s.shown}.svg" if c is not None else None}
+
+
+def players_view(journal, scope: str = "all") -> dict[str, Any]:
+    """The Players page (issue 50): each roster name's numbers per game
+    (``stats.player_stats``), over the journal or the last evening."""
+    scope = "evening" if scope == "evening" else "all"
+    return {"lang": current_language(), "scope": scope, "scope_words": chart_words.scope_words(scope),
+            "other_scope": "all" if scope == "evening" else "evening",
+            "other_words": chart_words.scope_words("all" if scope == "evening" else "evening"),
+            "headings": chart_words.players_headings(), "title": chart_words.players_title(),
+            "labels": labels(),
+            "players": [p.to_json() for p in stats.player_stats(summaries(journal), scope)]}
+
+
 def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
     """The projection when no session is being played (the main menu), RULINGS V-4:
     what a view opened at this moment shows. ``last``: the view of the game the
@@ -432,6 +484,8 @@ def _label_words() -> dict[str, Any]:
         "seat_over": _("The game is over: every color is on the scoreboard."),
         "seat_away": _("This game is not being played now: your color comes back when it is resumed."),
         "seat_ended": _("This game has ended, and your color with it."),
+        "bgstats": chart_words.bgstats_words(), "players": chart_words.players_title(),
+        "chart": _("Chart of the game"),
     }
 
 

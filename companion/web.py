@@ -72,8 +72,10 @@ ASSETS = {  # the page's files, shipped as package data (no CDN, no build step)
     "icon.svg": "image/svg+xml",
     "seat.js": "text/javascript; charset=utf-8",   # a seat's own page (issue 41)
     "seat.css": "text/css; charset=utf-8",
+    "after.js": "text/javascript; charset=utf-8",    # a game's BG Stats link and chart (issue 50)
+    "players.js": "text/javascript; charset=utf-8",  # the Players page (issue 50)
 }
-PAGES = {"": "index.html", "tv": "index.html", "history": "history.html"}
+PAGES = {"": "index.html", "tv": "index.html", "history": "history.html", "players": "players.html"}
 SEAT_HEAD = (b'<link rel="stylesheet" href="static/seat.css">\n'
              b'<script src="static/seat.js" defer></script>\n')
 
@@ -447,6 +449,12 @@ class WebApp:
             return self._stream(request, seat)
         if rest == "history.json":
             return await self._history()
+        if rest in ("players.json", "players-evening.json"):
+            scope = "evening" if rest == "players-evening.json" else "all"
+            return await self._json(lambda j: public.players_view(j, scope), "the players")
+        m = re.fullmatch(r"chart/(\d{1,12})\.svg", rest)
+        if m:
+            return await self._chart(int(m.group(1)))
         m = re.fullmatch(r"export/(\d{1,12})\.(json|csv|png)", rest)
         if m:
             return await self._export(int(m.group(1)), m.group(2))
@@ -563,6 +571,7 @@ class WebApp:
                                    "scores": list(s.scores) if not s.error else [],
                                    "result": page.summary_result(s),
                                    "over": bool(s.ended), "hidden": hidden,
+                                   **public.history_extra(j, info, s),
                                    "files": {f: download_file(s.game, s.shown, f) for f in ("json", "csv", "png")}})
                     self._history_lines[info.id] = known
                 out.append(known[1])
@@ -574,6 +583,26 @@ class WebApp:
                                      headers=NO_STORE)
         body = {"lang": language(), "labels": public.labels(), "games": items}
         return Response(json.dumps(body, ensure_ascii=False), media_type="application/json", headers=NO_STORE)
+
+    async def _json(self, fn: Callable[[Any], Any], what: str) -> Response:
+        try:
+            body = await run_in_threadpool(self._read, fn)
+        except Exception as e:  # a journal that cannot be read is said, the page stays up
+            return PlainTextResponse(f"{what} cannot be read: {type(e).__name__}", status_code=503, headers=NO_STORE)
+        return Response(json.dumps(body, ensure_ascii=False), media_type="application/json", headers=NO_STORE)
+
+    async def _chart(self, number: int) -> Response:
+        """Game ``#number``'s chart (issue 50): 404 while it is not over (V-1)."""
+        try:
+            data = await run_in_threadpool(self._read, lambda j: public.chart_svg(j, number))
+        except KeyError:
+            return self._not_found()
+        except Exception as e:
+            return PlainTextResponse(f"this chart cannot be drawn: {type(e).__name__}", status_code=503,
+                                     headers=NO_STORE)
+        if data is None:
+            return self._not_found()
+        return Response(data, media_type="image/svg+xml", headers=NO_STORE)
 
     async def _export(self, sid: int, fmt: str) -> Response:
         """Session ``#sid`` as the table numbers it (``Journal.number``)."""

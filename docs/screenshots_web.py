@@ -9,7 +9,9 @@ headless Chromium with the page served on loopback, in the dark theme:
   moves): the winner's banner, the rule's reason and the tie-break's figures,
   the players in final order, the table's first page ("1/2": the TV pages
   what does not fit, issue 46);
-* ``web_seat.png``: a seat's own page (issue 41) on a phone, in a phone's frame.
+* ``web_seat.png``: a seat's own page (issue 41) on a phone, in a phone's frame;
+* ``web_after.png``: the phone page at the end of a three-player Undercut game
+  (issue 50): the "Log this play in BG Stats" link and the chart of the game.
 
     .venv/bin/python docs/screenshots_web.py
 """
@@ -104,6 +106,50 @@ def tv_at_the_end(name: str, seed: int = 5, width: int = 1920, height: int = 108
             j.close()
 
 
+def after_shot(name: str = "web_after.png", seed: int = 6, width: int = 412, height: int = 915) -> None:
+    """The phone page at the end of a game, scrolled to its BG Stats link and its chart (issue 50)."""
+    from companion import public
+    from companion.engine import CHANCE
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.web import Board, WebApp, new_secret
+    from hardware.web_server import WebServer
+    with tempfile.TemporaryDirectory() as tmp:
+        j = Journal(os.path.join(tmp, "journal.db"))
+        s = Session.start(j, "undercut", {"players": ["Ann", "Bob", "Cyrielle"], "level": "full"},
+                          random.Random(seed))
+        pick = random.Random(seed + 1)
+        while not s.state.is_terminal():
+            if s.state.current_player != CHANCE:
+                s.play(pick.choice(list(s.state.legal_moves())))
+        board = Board()
+        v = public.view(s)
+        board.set(v["seq"], v)
+        secret, port = new_secret(), free_port()
+        server = WebServer(WebApp(board, j.path, secret), "127.0.0.1", port).start()
+        d = None
+        try:
+            assert server.started.wait(10), server.last_error
+            d = chromium(width, height)
+            exact(d, width, height)
+            d.get(f"http://127.0.0.1:{port}/{secret}/")
+            shown(d, v["seq"])
+            end = time.monotonic() + 10
+            while not d.execute_script("const i = document.querySelector('#after img.chart-img');"
+                                       "return i && i.complete && i.naturalWidth > 0"):
+                if time.monotonic() > end:
+                    raise RuntimeError("the chart did not load")
+                time.sleep(0.05)
+            d.execute_script("document.getElementById('end').scrollIntoView()")
+            time.sleep(0.3)
+            save(d, name)
+        finally:
+            if d is not None:
+                d.quit()
+            server.close()
+            j.close()
+
+
 def seat_shot(name: str = "web_seat.png", width: int = 390, height: int = 844) -> None:
     """A seat's own page (issue 41) on a phone, the color shown while the button is held."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -156,3 +202,4 @@ if __name__ == "__main__":
     phone("bottoms_up", 306, "web_phone.png")
     tv_at_the_end("web_tv.png")
     seat_shot()
+    after_shot()

@@ -89,3 +89,27 @@ def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally)
     for (lab, _), n in zip(rows[1:], (2, 1)):  # the first players and how many more
         assert lab.startswith(f"#{n} Élodi") and lab.endswith(" +3") and "~" not in lab
     assert CLIPS.count == 0, CLIPS.examples
+
+
+def test_a_name_in_player_totals_opens_its_numbers_per_game_issue50(tmp_path, tally):
+    """Issue 50: OK on a name shows that player's plays and wins, win share, best score
+    and last date per game, counted as the totals count (the open game is no play);
+    the first row switches to the last evening."""
+    from companion import export
+    app = make_app(tmp_path)
+    j = app.journal
+    play_tally(j, ["roll", "gain 3", "roll", "gain 1", "roll", "gain 2"])                 # Ann wins 5-1
+    play_tally(j, ["roll", "gain 1", "roll", "gain 3", "pass", "roll", "gain 3"], players=("Cy", "Bob"))
+    play_tally(j, ["roll", "gain 1", "roll", "gain 3"] * 4, target=20)                    # open: Bob has 12
+    bob = [s.scores[s.players.index("Bob")] for s in export.summaries(j) if s.termination]
+    assert max(bob) < 12
+    date = export.summaries(j)[0].created[5:10]
+    app.home()
+    press(app, "down,down,down,ok,ok")                                                    # History (Resume first), Player totals
+    assert app.top.title == "Wins/games" and _labels(app)[0] == ("Bob", "1/2")
+    press(app, "ok")
+    assert app.top.title == "Bob"
+    assert _labels(app) == [("all games", ""), ("Tally", "1/2"), (" Win share", "50%"),
+                            (" Best score", str(max(bob))), (" Last played", date)]
+    press(app, "ok")                                                                      # the last evening
+    assert _labels(app)[0] == ("last evening", "") and _labels(app)[1] == ("Tally", "1/2")

@@ -5,10 +5,11 @@ module is not there yet is listed as unavailable instead of failing.
 
 A game is a plug-in (issue 45), as boardgame.io's ``Game`` objects and
 OpenSpiel's registered games are: its line here names its engine (the rules,
-this layer), its title, and its plug-in module (``companion/plugins/``: how its
+this layer), its title, its plug-in module (``companion/plugins/``: how its
 moves, waits and verdicts are worded, its win reason, its public table, its
-ranking and its hidden information, V-1 and V-3). The shared layers reach a game
-only through ``plugin(name)``; adding a game is its own files plus one line here.
+ranking and its hidden information, V-1 and V-3) and its OLED screens' module.
+The shared layers reach a game only through ``plugin(name)``; adding a game is
+its own files plus one line here.
 """
 from __future__ import annotations
 
@@ -23,18 +24,20 @@ from ..i18n import N_  # titles marked for the catalog; screens translate them
 
 
 class Entry(NamedTuple):
-    """A registry line: the engine's module, the title (marked for the catalog) and
-    the plug-in module the shared layers ask for everything else (issue 45)."""
+    """A registry line: the engine's module, the title (marked for the catalog), the
+    plug-in module the shared layers ask for everything else (issue 45) and the
+    module of its OLED screens (``play_screen``, ``setup_screen``; none for a tool)."""
     module: str
     title: str
     plugin: str
+    ui: str = ""
 
 
 # record name -> Entry. Games first, in menu order, then tools.
 GAMES: dict[str, Entry] = {
-    "undercut": Entry("companion.games.undercut", N_("Undercut"), "companion.plugins.undercut"),
-    "bag_of_ice": Entry("companion.games.bag_of_ice", N_("Bag of Ice"), "companion.plugins.bag_of_ice"),
-    "bottoms_up": Entry("companion.games.bottoms_up", N_("Bottoms Up"), "companion.plugins.bottoms_up"),
+    "undercut": Entry("companion.games.undercut", N_("Undercut"), "companion.plugins.undercut", "companion.ui.undercut"),
+    "bag_of_ice": Entry("companion.games.bag_of_ice", N_("Bag of Ice"), "companion.plugins.bag_of_ice", "companion.ui.bag_of_ice"),
+    "bottoms_up": Entry("companion.games.bottoms_up", N_("Bottoms Up"), "companion.plugins.bottoms_up", "companion.ui.bottoms_up"),
 }
 TOOLS: dict[str, Entry] = {
     "die": Entry("companion.games.tools", N_("Pyramid die"), "companion.plugins.tools"),

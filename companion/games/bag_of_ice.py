@@ -694,4 +694,5 @@ SPEC = GameSpec(
     "bag_of_ice", "Bag of Ice", new_game, min_players=1, max_players=MAX_PLAYERS,
     summary="Push your luck: draw from the bag, bank before a red; first to 60 wins",
     tags=("push-your-luck", "dice"),
+    bgg_id=349057,  # boardgamegeek.com/boardgame/349057/bag-of-ice, linked from the game's wiki page
 )

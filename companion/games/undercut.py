@@ -1330,5 +1330,5 @@ def _check_census(pieces: Sequence[Piece], colors: tuple[Color, ...]) -> None:
 SPEC = GameSpec(
     "undercut", "Undercut", new_game, min_players=3, max_players=5,
     summary="Bid low for pieces; lowest score when someone reaches 10 wins",
-    tags=("auction", "score"),
+    tags=("auction", "score"), lowest_wins=True,  # U-13
 )

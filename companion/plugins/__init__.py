@@ -28,7 +28,9 @@ The parts (module-level names of the plug-in):
   boardgame.io's ``playerView``), or None; ``seat_words(part)``: that part with
   its words in the language of the moment (the seat page's);
 * ``view_key(state, settings)``: what beside the journal changes the table (the
-  device's settings that change what its screen says).
+  device's settings that change what its screen says);
+* ``roles(state)``: each seat's role in words once the game is over (BG Stats'
+  ``role``: a Bottoms Up secret color, public only then, V-1), else [].
 
 This package sits with ``companion/words/`` (it words things, and imports the
 words and the core): the projection, the exports and the page import it, never
@@ -42,7 +44,7 @@ from ..games import GAMES, TOOLS, plugin
 
 # what every game's plug-in has (and a tool's: trivially, a tool has no table)
 PARTS = ("move_words", "shown_move_words", "waiting_words", "win_reason", "standout", "table", "ranking",
-         "hidden_move", "hidden_words", "seat_view", "seat_words", "view_key")
+         "hidden_move", "hidden_words", "seat_view", "seat_words", "view_key", "roles")
 
 
 class IncompletePlugin(TypeError):

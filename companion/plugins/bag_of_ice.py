@@ -70,12 +70,28 @@ def win_reason(st: Any, outcome: Outcome) -> str:
     return _("first to reach {n} points wins").format(n=st.target) if st.target else ""
 
 
+def bust_word() -> str:
+    """The bust's own word, large on the device's BUST! screen (B-4, B-8)."""
+    return _("BUST!")
+
+
+def bust_cause(bust_on: Any) -> str:
+    """What busted, with a ``{name}`` for the player: the bust color's piece drawn (B-4)
+    or a rule broken (B-8)."""
+    if bust_on == "broken":  # B-8
+        return _("{name}: rule broken")
+    return _("{name} drew {piece}").format(piece=bust_on, name="{name}")  # B-4
+
+
+def bust_lost(lost: int) -> str | None:
+    """The points the bust lost; None when the turn had scored none."""
+    return ngettext("{n} point lost", "{n} points lost", lost).format(n=lost) if lost else None
+
+
 def bust_text(move: str, lost: int) -> str:
-    """A bust as the device's BUST! screen says it (B-4, B-8)."""
-    text = _("BUST!") + " " + move
-    if lost:
-        text += " · " + ngettext("{n} point lost", "{n} points lost", lost).format(n=lost)
-    return text
+    """A bust as the page says it, in the BUST! screen's words (B-4, B-8)."""
+    points = bust_lost(lost)
+    return bust_word() + " " + move + (" · " + points if points else "")
 
 
 def standout(before: Any, after: Any, scored: bool, words: Callable[[], str]) -> tuple[str, str, list[int]] | None:
@@ -195,3 +211,8 @@ def odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
     if hints:
         out["advice"] = hint_word(win.hint if win is not None else adv.hint)
     return out
+
+
+def roles(st: Any) -> list[str | None]:
+    """No seat has a role in this game."""
+    return []

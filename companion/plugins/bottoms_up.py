@@ -11,6 +11,8 @@ from typing import Any, Callable
 
 from ..engine import Move, Outcome, State
 from ..games import bottoms_up as bu
+from ..games.bottoms_up import BlueChoice, YellowChoice
+from ..games.bu_check import CheckResult, Difference
 from ..i18n import _, ngettext
 from ..pieces import Color
 from ..words.page import piece_words
@@ -153,3 +155,77 @@ def table(st: Any, names: list[str], ended: bool, settings: Any = None) -> dict[
         out["marks"] = [{"cls": "secret", "piece": Color.parse(str(c)).letter + "M", "text": color_words(c)}
                         if c else None for c in secrets]
     return out
+
+
+# ---------------------------------------------------------------- check mode's verdict (BU-13)
+
+
+def difference_words(gap: Difference | None) -> str:
+    """``bu_check``'s first difference in the language of the screens."""
+    if gap is None:
+        return ""
+    def txt(pcs) -> str:
+        return " ".join(map(str, pcs))
+    if gap.rules is None:
+        return (_("{label}: the table has {pieces}, which the rules do not give").format(
+            label=gap.label, pieces=txt(gap.table or ())) if gap.label
+            else _("the table has {pieces}, which the rules do not give").format(pieces=txt(gap.table or ())))
+    if gap.table is None:
+        return _("{label}: the rules give {pieces}, the table has no such stack").format(
+            label=gap.label, pieces=txt(gap.rules))
+    return _("{label}: the rules give {pieces}, the table has {table}").format(
+        label=gap.label, pieces=txt(gap.rules), table=txt(gap.table))
+
+
+def choice_words(move: Move) -> str:
+    """A choice (blue's new color, yellow's destination) in the language of the screens,
+    as a verb: it follows "choices:", so it has no colon of its own ("choices: move onto C",
+    never "choices: yellow: onto C")."""
+    if isinstance(move, BlueChoice):
+        return _("recolor to {color}").format(color=color_word(move.color))
+    if isinstance(move, YellowChoice):
+        return _("move to open space") if move.target is None else _("move onto {label}").format(
+            label=move.target)
+    return str(move)
+
+
+def check_verdict(r: CheckResult) -> dict[str, Any]:
+    """A check's result (``bu_check.check()``, BU-13) in words, for any view: its
+    ``title``, its ``banner`` (the large word), what it ``said`` (sentences), and when
+    the rules do not reach the table's field the ``legal`` result's heading and its
+    ``choices``."""
+    # the choices are move texts (the records' vocabulary: "color b", "move A")
+    choices = ", ".join(map(choice_words, r.moves)) if r.moves else _("none needed")
+    if r.reachable:
+        return {"title": _("Check: right"), "banner": _("RIGHT"),
+                "said": [_("The rules reach the table's field."), _("choices: {choices}").format(choices=choices)],
+                "legal": None, "choices": None}
+    difference = difference_words(r.gap)
+    if r.complete:
+        said = [_("Not reachable. First difference: {difference}").format(difference=difference)]
+        title = _("Check: differs")
+    else:
+        # the search ran out (issue 15): no certainty either way, so the verdict says
+        # what was ruled out and never "not reachable"
+        if r.timed_out:
+            # the time guard, not the budget, stopped it (issue 42): a safety net that says so
+            said = [_("Not found: time ran out before the search could say.")]
+        elif r.depth:
+            said = [ngettext("Not found: no cascade of {n} choice gives it; longer ones were not "
+                             "all tried.",
+                             "Not found: no cascade of up to {n} choices gives it; longer ones were "
+                             "not all tried.", r.depth).format(n=r.depth)]
+        else:
+            said = [_("Not found: the search ran out before it could say.")]
+        said.append(_("First difference: {difference}").format(difference=difference))
+        title = _("Check: not found")
+    return {"title": title, "banner": _("DIFFERS") if r.complete else _("NOT FOUND"), "said": said,
+            "legal": _("A legal result:") if r.complete else _("The nearest legal result found:"),
+            "choices": _("its choices: {choices}").format(choices=choices)}
+
+
+def roles(st: Any) -> list[str | None]:
+    """Each seat's secret color in words, only once the game is over (V-1, BU-3)."""
+    if not st.is_terminal():
+        return []
+    return [None if c is None else color_word(c) for c in st.secrets]

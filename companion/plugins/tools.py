@@ -85,3 +85,8 @@ def seat_words(part: dict[str, Any]) -> dict[str, Any]:
 
 def view_key(st: Any, settings: Any) -> Any:
     return ()
+
+
+def roles(st: Any) -> list[str | None]:
+    """No seat has a role in this game."""
+    return []

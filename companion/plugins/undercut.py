@@ -198,3 +198,8 @@ def table(st: Any, names: list[str], ended: bool, settings: Any = None) -> dict[
                                            for i, h in enumerate(hands)])]
     out["blocks"] = shown
     return out
+
+
+def roles(st: Any) -> list[str | None]:
+    """No seat has a role in this game."""
+    return []

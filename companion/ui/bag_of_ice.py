@@ -54,6 +54,7 @@ from .base import SessionScreen, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
 from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
+from ..plugins.bag_of_ice import bust_cause, bust_lost, bust_word
 from ..words import pieces as words
 from ..words.pieces import color_word, pips_text, size_word
 from ..words.table import avg, hint_word, pct
@@ -334,12 +335,9 @@ class BustScreen(Screen):
         takes two under a lower band; a name is shortened alike (``titled``)
         only where neither fits."""
         r, st = self.result, self.before
-        if r.bust_on == "broken":  # B-8
-            template = _("{name}: rule broken")
-        else:  # B-4
-            template = _("{name} drew {piece}").format(piece=r.bust_on, name="{name}")
-        lost = (ngettext("{n} point lost", "{n} points lost", self.lost).format(n=self.lost)
-                if self.lost else _("the turn scores 0"))
+        # the bust's words are the Bag of Ice plug-in's (issue 45): the page says it alike
+        template = bust_cause(r.bust_on)  # B-4, B-8
+        lost = bust_lost(self.lost) or _("the turn scores 0")
         nxt = _("next: {name}").replace("{name}", name_of(st, self.next))
         if len(nxt) > COLS:
             nxt = titled(_("next: {name}"), st, self.next)
@@ -355,7 +353,7 @@ class BustScreen(Screen):
     def render(self, c: Canvas) -> None:
         top, lines = self.lines()
         c.d.rectangle((0, 0, WIDTH - 1, top - 1), fill=1)
-        word = _("BUST!")
+        word = bust_word()
         scale = 3 if top > 24 and len(word) * CHAR_W * 3 <= WIDTH else 2
         w = len(word) * CHAR_W * scale
         c.big(max(0, (WIDTH - w) // 2), 3 if scale == 3 else (top - LINE_H * scale) // 2, word, scale, invert=True)

@@ -17,11 +17,12 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine import Move
-from ..games.bottoms_up import BlueChoice, BottomsUpState, Place, YellowChoice, label_of
-from ..games.bu_check import CheckResult, Difference, check
-from ..i18n import _, ngettext
+from ..games.bottoms_up import BottomsUpState, Place, label_of
+from ..games.bu_check import CheckResult, check
+from ..i18n import _
 from ..io import Key
 from ..pieces import Piece
+from ..plugins.bottoms_up import check_verdict
 from ..words.pieces import color_word
 from .bottoms_up_parts import LINE_CHARS, ROW_CHARS, Pages, PieceGrid, field_lines, stack_text
 from .common import choose
@@ -257,70 +258,21 @@ class StackEditor(ListScreen):
         self.done(app)
 
 
-def difference_words(gap: Difference | None) -> str:
-    """``bu_check``'s first difference in the language of the screens."""
-    if gap is None:
-        return ""
-    def txt(pcs) -> str:
-        return " ".join(map(str, pcs))
-    if gap.rules is None:
-        return (_("{label}: the table has {pieces}, which the rules do not give").format(
-            label=gap.label, pieces=txt(gap.table or ())) if gap.label
-            else _("the table has {pieces}, which the rules do not give").format(pieces=txt(gap.table or ())))
-    if gap.table is None:
-        return _("{label}: the rules give {pieces}, the table has no such stack").format(
-            label=gap.label, pieces=txt(gap.rules))
-    return _("{label}: the rules give {pieces}, the table has {table}").format(
-        label=gap.label, pieces=txt(gap.rules), table=txt(gap.table))
-
-
-def choice_words(move: Move) -> str:
-    """A choice (blue's new color, yellow's destination) in the language of the screens,
-    as a verb: it follows "choices:", so it has no colon of its own ("choices: move onto C",
-    never "choices: yellow: onto C")."""
-    if isinstance(move, BlueChoice):
-        return _("recolor to {color}").format(color=color_word(move.color))
-    if isinstance(move, YellowChoice):
-        return _("move to open space") if move.target is None else _("move onto {label}").format(
-            label=move.target)
-    return str(move)
-
-
 def verdict(field: TableField, r: CheckResult) -> Pages:
-    """The answer of check mode; OK offers what to do next."""
-    # the choices are move texts (the records' vocabulary: "color b", "move A")
-    choices = ", ".join(map(choice_words, r.moves)) if r.moves else _("none needed")
+    """The answer of check mode; OK offers what to do next. Its words (the verdict, the
+    first difference, the choices) are the Bottoms Up plug-in's (issue 45), so any view
+    says a check's result alike; this lays them out on the OLED."""
+    said = check_verdict(r)
+    title = said["title"]
+    lines = [line for sentence in said["said"] for line in wrap(sentence, LINE_CHARS)]
     if r.reachable:
-        lines = wrap(_("The rules reach the table's field."), LINE_CHARS) + \
-            wrap(_("choices: {choices}").format(choices=choices), LINE_CHARS)
-        title = _("Check: right")
-
         def then(app: "App") -> None:
-            choose(app, _("Check: right"), [(_("Record this turn"), "record"), (_("Edit the field"), "edit")],
+            choose(app, title, [(_("Record this turn"), "record"), (_("Edit the field"), "edit")],
                    lambda a, v: field.record(a, r.moves) if v == "record" else None)
     else:
-        difference = difference_words(r.gap)
-        if r.complete:
-            lines = wrap(_("Not reachable. First difference: {difference}").format(difference=difference), LINE_CHARS)
-            title = _("Check: differs")
-        else:
-            # the search ran out (issue 15): no certainty either way, so the screen
-            # says what was ruled out and never "not reachable"
-            if r.timed_out:
-                # the time guard, not the budget, stopped it (issue 42): a safety net that says so
-                lines = wrap(_("Not found: time ran out before the search could say."), LINE_CHARS)
-            elif r.depth:
-                lines = wrap(ngettext("Not found: no cascade of {n} choice gives it; longer ones were not "
-                                      "all tried.",
-                                      "Not found: no cascade of up to {n} choices gives it; longer ones were "
-                                      "not all tried.", r.depth).format(n=r.depth), LINE_CHARS)
-            else:
-                lines = wrap(_("Not found: the search ran out before it could say."), LINE_CHARS)
-            lines += wrap(_("First difference: {difference}").format(difference=difference), LINE_CHARS)
-            title = _("Check: not found")
-        lines.append(_("A legal result:") if r.complete else _("The nearest legal result found:"))
+        lines.append(said["legal"])
         lines += field_lines(r.result)
-        lines += wrap(_("its choices: {choices}").format(choices=choices), LINE_CHARS)
+        lines += wrap(said["choices"], LINE_CHARS)
 
         options = [(_("Edit the field"), "edit"), (_("Resolve step by step"), "resolve"),
                    (_("Record legal result"), "record")]
@@ -333,7 +285,6 @@ def verdict(field: TableField, r: CheckResult) -> Pages:
                                  else field.resolve(a) if v == "resolve"
                                  else field.search_longer(a) if v == "longer" else None))
     lines.append(_("OK: what next"))
-    # the verdict in the large font, legible from across the table (issue 13)
-    banner = _("RIGHT") if r.reachable else _("DIFFERS") if r.complete else _("NOT FOUND")
-    # OK reads it through before what next: the difference and the legal result are below
-    return Pages(title, lines, then=then, banner=banner, read_through=True)  # BU-13
+    # the verdict in the large font, legible from across the table (issue 13); OK reads it
+    # through before what next: the difference and the legal result are below
+    return Pages(title, lines, then=then, banner=said["banner"], read_through=True)  # BU-13

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
 from ..export import GameSummary, name_totals, summaries
+from ..stats import player_stats
+from ..words import chart as chart_words
 from ..games import GAMES, TOOLS
 from ..names import listed, short_names
 from ..words.titles import session_title, title_of
@@ -42,7 +44,7 @@ class HistoryScreen(Menu):
         items = []
         totals = name_totals(self.sessions)
         if totals:
-            items.append(Item(_("Player totals"), lambda app: app.push(TotalsScreen(totals))))
+            items.append(Item(_("Player totals"), lambda app: app.push(TotalsScreen(totals, self.sessions))))
         order = _kinds_in_order()
         kinds = sorted({s.game for s in self.sessions}, key=lambda g: (order.index(g) if g in order else 99, g))
         for g in kinds:
@@ -52,11 +54,44 @@ class HistoryScreen(Menu):
 
 
 class TotalsScreen(Menu):
-    """Per name: wins/games over finished games, most wins first."""
+    """Per name: wins/games over finished games, most wins first; OK on a name opens
+    that player's numbers per game (``PlayerScreen``)."""
 
-    def __init__(self, totals) -> None:
+    def __init__(self, totals, sessions: list[GameSummary] | None = None) -> None:
         self.totals = totals
-        super().__init__(_("Wins/games"), [Item(t.name, right=f"{t.wins}/{t.games}") for t in totals])
+        self.sessions = sessions or []
+        super().__init__(_("Wins/games"), [Item(t.name, bound(_open_player, t.name, self.sessions),
+                                                right=f"{t.wins}/{t.games}") for t in totals])
+
+
+def _open_player(app: "App", name: str, sessions: list[GameSummary]) -> None:
+    app.push(PlayerScreen(name, sessions))
+
+
+class PlayerScreen(Menu):
+    """One player's numbers per game (issue 50, companion/stats.py): plays and wins,
+    the win share, the best score and the last play's date; the first row switches
+    between the whole journal and the last evening."""
+
+    def __init__(self, name: str, sessions: list[GameSummary], scope: str = "all") -> None:
+        self.name = name
+        self.sessions = sessions
+        self.scope = scope
+        super().__init__(name, self._rows)
+
+    def _toggle(self, app: "App") -> None:
+        self.scope = "evening" if self.scope == "all" else "all"
+
+    def _rows(self) -> list[Item]:
+        heads = chart_words.players_headings()
+        items = [Item(chart_words.scope_words(self.scope), self._toggle)]
+        mine = next((p for p in player_stats(self.sessions, self.scope) if p.name == self.name), None)
+        for g in (mine.games if mine else ()):
+            items.append(Item(g.title, right=f"{g.wins}/{g.plays}"))
+            items.append(Item(" " + heads["share"], right=f"{g.share}%"))
+            items.append(Item(" " + heads["best"], right=str(g.best)))
+            items.append(Item(" " + heads["last"], right=g.last[5:]))
+        return items
 
 
 RESULT_MAX = 8  # characters of a row's result (the winner shortened alike), the rest for the label

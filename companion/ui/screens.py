@@ -33,14 +33,14 @@ from ..words.titles import title_of
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Host as App  # the seam: what a screen may ask of the app
 
-GAME_UIS = {name: f"companion.ui.{name}" for name in GAMES}
+GAME_UIS = {name: entry.ui for name, entry in GAMES.items()}  # a game registered later: its line's
 
 def game_ui(name: str):
     """The UI module of a game, or None while that game is not in this version."""
     try:
-        return importlib.import_module(GAME_UIS[name])
+        return importlib.import_module(GAME_UIS.get(name) or GAMES[name].ui)
     except ModuleNotFoundError as e:
-        if e.name in (GAME_UIS[name], f"companion.games.{name}"):
+        if e.name in (GAME_UIS.get(name) or GAMES[name].ui, GAMES[name].module):
             return None
         raise
 
@@ -212,7 +212,7 @@ class OtherGames(Menu):
 class NewGameMenu(Menu):
     def __init__(self) -> None:
         super().__init__(_("New game"), lambda: [Item(_(title), bound(self._pick, name))
-                                                 for name, (_mod, title, _plug) in GAMES.items()])
+                                                 for name, (_mod, title, *_parts) in GAMES.items()])
 
     @staticmethod
     def _pick(app: "App", name: str) -> None:

@@ -222,6 +222,7 @@
     $("l-moves").textContent = labels.moves;
     $("history-link").textContent = labels.history;
     $("history-link").href = home + "history";
+    $("players-link").textContent = labels.players || "Players";
     const other = $("other-link");
     other.textContent = tv ? labels.phone : labels.tv;
     other.href = tv ? "./" : home + "tv";
@@ -243,6 +244,7 @@
       $("end-reason").textContent = end.reason || "";
     }
     $("result").textContent = v.result || "";
+    if (window.afterGame) window.afterGame(v, base);  // issue 50: BG Stats link and chart (after.js)
     const change = v.change;
     const ch = $("change");
     ch.hidden = !change;

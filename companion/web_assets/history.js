@@ -42,6 +42,8 @@
         dl.appendChild(a);
       });
       li.appendChild(dl);
+      const after = window.afterGameLine && window.afterGameLine(g, base, l);  // issue 50 (after.js)
+      if (after) li.appendChild(after);
       ol.appendChild(li);
     });
     document.body.dataset.games = h.games.length;

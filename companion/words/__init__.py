@@ -12,4 +12,8 @@ package imports the core (engines, pieces, i18n) and nothing of a view.
 * ``titles``: a game's or a tool's title (``title_of``);
 * ``table``: what the position waits for, who won, a hint, an engine's text
   without its ruling notes (``plain``).
+
+What only one game says (its moves, its waits, its verdicts, its win reason) is
+that game's plug-in's (``companion/plugins/``, issue 45), at this layer:
+``move_words`` and ``waiting_words`` ask it through the registry.
 """
