@@ -88,7 +88,7 @@ def typeset(text: str, lang: str) -> str:
     """``text`` as the page prints it in ``lang``: French puts a narrow no-break space
     before ":" ";" "!" "?" and "%" (so a line never starts with one) and writes a
     number "n°3"; English is left as it is."""
-    if lang != "fr" or not text or not _SIGNS.search(text):  # most texts have none: no substitution
+    if lang != "fr" or not text or not _SIGNS.search(text) or "://" in text:  # most texts have none; an address stays
         return text
     return _FRENCH_NUMBER.sub(r"n°\1", _FRENCH_SIGNS.sub("\u202f\\1", text))
 
