@@ -135,8 +135,7 @@ def view(session, shown: Shown = Shown.GAME, settings: Any = None, *, number: in
         "seq": session.last_seq,
         "lang": current_language(),
         "playing": True,  # the device's screen plays this session (False: between games, V-4)
-        "session": {"id": session.id, "number": number if number is not None else session.id,
-                    "game": session.game, "title": title_of(session.game), "over": ended},
+        "session": _session_of(session, number, ended),
         "players": [{"seat": i, "name": n, "score": scores[i] if i < len(scores) else None}
                     for i, n in enumerate(names)],
         "to_act": to_act,
@@ -153,7 +152,37 @@ def view(session, shown: Shown = Shown.GAME, settings: Any = None, *, number: in
     }
     out["table"] = game_of(session.game).table(st, names, ended, settings)
     out["piece_names"] = piece_names_in(out["table"])
-    return out
+    return typeset_view(out)
+
+
+def _session_of(session, number: int | None, ended: bool) -> dict[str, Any]:
+    n = number if number is not None else session.id
+    title = title_of(session.game)
+    # "Undercut #3", "Undercut n°3" in French: as the device's titles write a game's number
+    return {"id": session.id, "number": n, "game": session.game, "title": title, "over": ended,
+            "label": _("{game} #{n}").format(game=title, n=n)}
+
+
+# the projection's parts that are a player's own text (a name), never typeset
+_AS_TYPED = frozenset({"players", "names", "piece_names"})
+
+
+def typeset_view(v: dict[str, Any]) -> dict[str, Any]:
+    """The projection's words as the page prints them in its language (French: a narrow
+    no-break space before ":" ";" "!" "?" "%", "n°3"; ``page.typeset``); names as typed."""
+    lang = v.get("lang") or current_language()
+    if lang != "fr":
+        return v
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, str):
+            return page.typeset(x, lang)
+        if isinstance(x, dict):
+            return {k: (y if k in _AS_TYPED else walk(y)) for k, y in x.items()}
+        if isinstance(x, list):
+            return [walk(y) for y in x]
+        return x
+    return {k: (y if k in _AS_TYPED or k == "labels" else walk(y)) for k, y in v.items()}
 
 
 PIECE_CODE = re.compile(r"^[a-z][SML]$")
@@ -341,8 +370,9 @@ def idle_view(seq: int, last: dict[str, Any] | None = None) -> dict[str, Any]:
     finished (``playing`` false, nobody to act), until another game starts. A game
     left unfinished (kept for later, or ended early) is not shown."""
     if last is not None and last.get("session") and last["session"].get("over"):
-        return {**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
-                "waiting": _("No game is being played."), "lang": current_language(), "labels": labels()}
+        return typeset_view({**last, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                             "waiting": _("No game is being played."), "lang": current_language(),
+                             "labels": labels()})
     return {"version": VERSION, "seq": seq, "lang": current_language(), "playing": False, "session": None,
             "players": [], "to_act": None, "device_acts": False, "waiting": _("No game is being played."),
             "result": None, "winners": [], "end": None, "change": None, "moves": [], "labels": labels(),
@@ -371,16 +401,17 @@ def away_view(seq: int, session_id: int, game: str, number: int) -> dict[str, An
     """The view of a seat page whose game the device is not playing (kept for later or
     ended early, V-3): the game's name and number and that it is not being played
     now; no board, no scores, nothing of the game the device plays instead."""
-    return {**idle_view(seq), "session": {"id": session_id, "number": number, "game": game,
-                                          "title": title_of(game), "over": False},
-            "waiting": _("This game is not being played now.")}
+    return typeset_view({**idle_view(seq), "session": {"id": session_id, "number": number, "game": game,
+                                                       "title": title_of(game), "over": False,
+                                                       "label": _("{game} #{n}").format(game=title_of(game), n=number)},
+                         "waiting": _("This game is not being played now.")})
 
 
 def kept_view(seq: int, final: dict[str, Any]) -> dict[str, Any]:
     """A game played out, shown on its seat pages once the device has left it (V-3,
     V-4): its final view (the winner, every color), marked as finished, nobody to act."""
-    return {**final, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
-            "lang": current_language(), "labels": labels()}
+    return typeset_view({**final, "seq": seq, "playing": False, "to_act": None, "device_acts": False,
+                         "lang": current_language(), "labels": labels()})
 
 
 def labels() -> dict[str, Any]:
@@ -390,6 +421,12 @@ def labels() -> dict[str, Any]:
 
 @lru_cache(maxsize=8)
 def _labels(lang: str) -> dict[str, Any]:
+    return {k: page.typeset(v, lang) for k, v in _label_words().items()} | {
+        # what the page puts between a label and its value ("Bid: Ann"), by the language's rule
+        "colon": page.typeset("x: ", lang)[1:]}
+
+
+def _label_words() -> dict[str, Any]:
     return {
         "scores": _("Scores"), "waiting": _("Now"), "moves": _("Last moves"), "history": _("History"),
         "round": _("Round"), "combos": _("Combo values"), "end": _("End of the game triggered"),
@@ -404,7 +441,7 @@ def _labels(lang: str) -> dict[str, Any]:
         "expired": _("This address is no longer valid: scan the QR code on the device again."),
         "gone": _("The device cannot be reached: the scores shown may be old."),
         "full": _("Too many pages are open on this device: close one, this page tries again."),
-        "winner": _("winner"),
+        "winner": _("winner"), "numbered": _("{game} #{n}"),
         "scored": _("Scored"), "win_bank": _("bank: win"), "win_draw": _("draw: win"),
         "size": _("size?"), "avg": _("avg"), "win": _("win"), "to_win": _("to win"), "rolloff": _("Roll-off"),
         "json": _("record (JSON lines)"),

@@ -6,7 +6,9 @@ headless Chromium with the page served on loopback, in the dark theme:
   on a live table, bench/live.py);
 * ``web_tv.png``: a TV (the /tv layout at 1920 x 1080) at the end of a
   five-player Undercut game at the full-table level (seeded random legal
-  moves): the winner's banner, the rule's reason, the players in final order;
+  moves): the winner's banner, the rule's reason and the tie-break's figures,
+  the players in final order, the table's first page ("1/2": the TV pages
+  what does not fit, issue 46);
 * ``web_seat.png``: a seat's own page (issue 41) on a phone, in a phone's frame;
 * ``web_after.png``: the phone page at the end of a three-player Undercut game
   (issue 50): the "Log this play in BG Stats" link and the chart of the game.

@@ -50,12 +50,16 @@ def test_a_seat_page_from_the_devices_code_shows_the_color_only_while_held(brows
         got = until(browser, lambda g: g["title"] and g["button"])
         assert got["color"] == "" and color["color_word"] not in got["page"]  # hidden until held
         btn = browser.find_element("id", "seat-show")
+        box = "return document.querySelector('.seat').getBoundingClientRect().height"
+        height = browser.execute_script(box)
         chain = ActionChains(browser)
         chain.click_and_hold(btn).pause(0.6).perform()
         held = until(browser, lambda g: g["color"] != "")
         assert held["color"] == color["color_word"]
+        assert browser.execute_script(box) == height  # the box keeps its size: the page does not jump (issue 46)
         ActionChains(browser).release(btn).perform()
         until(browser, lambda g: g["color"] == "")                          # released: hidden again
+        assert browser.execute_script(box) == height
         btn.click()                                                          # a tap: shown until the next
         until(browser, lambda g: g["color"] == color["color_word"])
         btn.click()

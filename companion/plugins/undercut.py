@@ -11,6 +11,7 @@ from ..engine import Move, Outcome, State, detail_code
 from ..games import undercut as uc
 from ..games.undercut_moves import COMBOS, STACK_NAMES
 from ..i18n import _, ngettext
+from ..words import page
 from ..words.moves import COMBO
 from ..words.pieces import mix_words, piece_size_word
 from ..words.table import name_of
@@ -87,9 +88,36 @@ def tie_words(code: str) -> str | None:
 
 
 def win_reason(st: Any, outcome: Outcome) -> str:
-    """The lowest score wins (U-13), and how a tie was broken."""
+    """The lowest score wins (U-13), how a tie was broken, and the tie-break's figures
+    as the winner screen gives them ("Ann 5 pips · Bob 8 pips", U-14)."""
     tie = tie_words(detail_code(outcome.detail))
-    return _("lowest score wins") + (f" · {tie}" if tie else "")
+    figures = tie_figures(st, detail_code(outcome.detail)) if tie else None
+    return _("lowest score wins") + (f" · {tie}" if tie else "") + (f" · {figures}" if figures else "")
+
+
+def tie_figures(st: Any, code: str) -> str | None:
+    """The tied players' figures, as the device's winner screen gives them (U-13, U-14):
+    their hand pips; their pieces when the pips tied too (only the players still tied
+    on pips went on to count pieces). None where a figure is unknown."""
+    tied = list(getattr(st, "tied", ()) or ())
+    if len(tied) < 2:
+        return None
+    players = list(st.players)
+
+    def pips(i: int) -> int | None:
+        return st.tb_pips[i] if st.tb_pips else (st.hands[i].pips() if st.full else None)
+
+    def pieces(i: int) -> int | None:
+        return st.tb_pieces[i] if st.tb_pieces else (len(st.hands[i]) if st.full else None)
+    if any(pips(i) is None for i in tied):
+        return None
+    if code == uc.WinBy.PIECES.value:
+        least = min(pips(i) for i in tied)  # type: ignore[type-var]
+        tied = [i for i in tied if pips(i) == least]
+        if any(pieces(i) is None for i in tied):
+            return None
+        return page.tiebreak_words(players, tied, [pieces(i) for i in tied], True)  # type: ignore[misc]
+    return page.tiebreak_words(players, tied, [pips(i) for i in tied], False)  # type: ignore[misc]
 
 
 def standout(before: Any, after: Any, scored: bool, words: Callable[[], str]) -> tuple[str, str, list[int]] | None:
@@ -159,8 +187,9 @@ def table(st: Any, names: list[str], ended: bool, settings: Any = None) -> dict[
         for s in stacks:
             parts = [blocks.part(s["name"], tag="b"), blocks.pieces(s["pieces"])]
             if s["bid"]:
-                who = name_of(names, s["bid"]["seat"])
-                parts.append(blocks.part(f"{_('Bid')}: {who} ", cls="bid", pieces=s["bid"]["pieces"], scale=0.8))
+                # "Bid: Ann", and "marker only" for the zero bid (U-9): never a bid with no value
+                words = page.bid_words(name_of(names, s["bid"]["seat"]), not s["bid"]["pieces"])
+                parts.append(blocks.part(words + " ", cls="bid", pieces=s["bid"]["pieces"], scale=0.8))
             items.append({"parts": parts})
         shown += [blocks.heading(_("Stacks")), blocks.listing("stacks", items)]
     if hands is not None:

@@ -31,6 +31,9 @@
 
   function srOnly(text) { return el("span", "sr-only", text); }
 
+  // between a label and its value: ": ", or the narrow no-break space French puts before it
+  function colon() { return labels.colon || ": "; }
+
   let pieceNames = {};
   let lastData = {};    // the table's data-* set on the body by the last state
   function pieceName(code) { return pieceNames[code] || code; }
@@ -65,9 +68,20 @@
     return svg;
   }
 
+  // A piece with its code beside it ("gM"), as the device writes it: its size in text,
+  // not only the pyramid's height (the screen reader has the piece's name on the pyramid)
+  function chip(code, scale) {
+    const box = el("span", "pc");
+    box.appendChild(piece(code, scale));
+    const c = el("span", "code", code);
+    c.setAttribute("aria-hidden", "true");
+    box.appendChild(c);
+    return box;
+  }
+
   function pieces(list, scale) {
     const span = el("span", "pieces");
-    (list || []).forEach((c) => span.appendChild(piece(c, scale)));
+    (list || []).forEach((c) => span.appendChild(chip(c, scale)));
     return span;
   }
 
@@ -75,7 +89,7 @@
   function stack(st, scale) {
     const box = el("figure", "stack" + (st.changed ? " changed" : ""));
     const col = el("div", "column");
-    (st.pieces || []).forEach((c) => col.appendChild(piece(c, scale)));
+    (st.pieces || []).forEach((c) => col.appendChild(chip(c, scale)));
     box.appendChild(col);
     box.appendChild(el("figcaption", "", st.caption));
     return box;
@@ -156,6 +170,7 @@
     const changedSeats = new Map((change.seats || []).map((s, i) => [s, (change.deltas || [])[i]]));
     const order = end && end.order ? end.order : v.players.map((p) => p.seat);
     const t = v.table || {};
+    const places = end && end.places ? end.places : [];
     order.forEach((seat, place) => {
       const p = v.players[seat];
       if (!p) return;
@@ -167,7 +182,7 @@
       }
       if (winners.has(p.seat)) li.classList.add("winner");
       const name = el("span", "name");
-      if (end) name.appendChild(el("span", "place", `${place + 1}.`));
+      if (end) name.appendChild(el("span", "place", `${places[place] || place + 1}.`));  // ties share a place
       if (p.seat === v.to_act) {
         const mark = el("span", "turn-mark", "▶");
         mark.setAttribute("aria-hidden", "true");
@@ -175,8 +190,9 @@
       }
       name.appendChild(el("span", "who", p.name));
       if (p.seat === v.to_act) name.appendChild(srOnly(`, ${labels.turn_of || "to play"}`));
-      if (winners.has(p.seat)) name.appendChild(el("span", "mark", `★ ${labels.winner || "winner"}`));
       li.appendChild(name);
+      // the winner's mark beside the name, never inside it: a long name wraps, the mark stays whole
+      if (winners.has(p.seat)) li.appendChild(el("span", "mark", `★ ${labels.winner || "winner"}`));
       const mark = (t.marks || [])[p.seat];
       if (mark) {  // beside the score, a piece and its word (a secret color once public)
         const sc = el("span", mark.cls);
@@ -186,7 +202,7 @@
       }
       const score = el("span", "points");
       score.appendChild(el("span", "score", p.score));
-      if (changedSeats.has(p.seat)) {  // the last change, marked until the next (not by color alone)
+      if (changedSeats.has(p.seat) && !end) {  // the last change, marked until the next (not by color alone); at the end the banner says what counts
         li.classList.add("changed");
         const d = changedSeats.get(p.seat);
         if (d !== undefined && d !== null) score.appendChild(el("span", "delta", (d > 0 ? "+" : "") + d));
@@ -214,7 +230,7 @@
     const s = v.session;
     // between games (V-4) the last game's final result may stay, marked as finished
     const finished = s && v.playing === false && s.over ? ` (${labels.finished || "finished"})` : "";
-    const title = s ? `${s.title} #${s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
+    const title = s ? `${s.label || s.title + " #" + s.number}${finished}` : (labels.scoreboard || "Pyramid Table Companion");
     $("title").textContent = title;
     document.title = title;
     document.body.classList.toggle("finished", !!finished);
@@ -224,7 +240,7 @@
     banner.hidden = !end;
     document.body.classList.toggle("over", !!end);
     if (end) {
-      $("end-title").textContent = `★ ${end.title}: ${end.names.join(", ")}`;
+      $("end-title").textContent = `★ ${end.title}${colon()}${end.names.join(", ")}`;
       $("end-reason").textContent = end.reason || "";
     }
     $("result").textContent = v.result || "";
@@ -243,11 +259,112 @@
     const moves = $("moves");
     moves.replaceChildren();
     (v.moves || []).slice().reverse().forEach((m) => moves.appendChild(el("li", "", m)));
+    $("moves-box").hidden = !moves.children.length;  // no lone heading on an idle page
+    paginate();
     document.body.dataset.seq = v.seq;
     document.body.dataset.session = s ? s.id : "";
     status(state);
     // a seat's own page draws its part from the same state (static/seat.js, issue 41)
     document.dispatchEvent(new CustomEvent("scoreboard:state", { detail: v }));
+  }
+
+  // The TV's pages (issue 46). A TV has no scroll bar and no one to scroll it, so a
+  // column with more than fits is cut into pages between its parts (a heading stays
+  // with what follows it; a list is cut between its items): one page is shown at a
+  // time, turning by itself every PAGE_MS like a stadium board's panels, and the
+  // header says which ("1/2"). A remote's arrow keys turn them too. Nothing is
+  // cropped: a part is either shown whole or on another page. No game is named here.
+  const PAGE_MS = 8000;
+  let pageK = 0, pageN = 1, pageTimer = null;
+  const LISTS = new Set(["UL", "OL"]);
+
+  // the parts of a column, in reading order: a list's items, else whole elements
+  function parts(box, out) {
+    for (const c of box.children) {
+      if (c.hidden || getComputedStyle(c).display === "none" || c.classList.contains("sr-only")) continue;
+      if (c.tagName === "SECTION" || c.tagName === "DIV" && !c.classList.contains("stack") && c.children.length
+          && !c.classList.contains("end") || (LISTS.has(c.tagName) && c.children.length > 1)) {
+        parts(c, out);
+      } else {
+        out.push(c);
+      }
+    }
+    return out;
+  }
+
+  // Which parts are shown: the others (and a box with none of its parts shown: no lone
+  // heading, no empty frame) are set off.
+  function setShown(c, shown) {
+    c.list.forEach((e) => e.classList.toggle("off", !shown.has(e)));
+    c.boxes.forEach((mine, b) => b.classList.toggle("off", !mine.some((e) => shown.has(e))));
+  }
+
+  // The column cut into pages as it is laid out: from the first part not yet placed,
+  // the parts that end inside the column make a page (hiding the later ones only
+  // shortens a row: what fit still fits), a heading never ends a page.
+  function cutPages(col) {
+    col.querySelectorAll(".off").forEach((e) => e.classList.remove("off"));
+    const list = parts(col, []);
+    const boxes = new Map();
+    col.querySelectorAll("section, ul, ol, div").forEach((b) => {
+      const mine = list.filter((e) => b.contains(e));
+      if (mine.length) boxes.set(b, mine);
+    });
+    const c = { col, list, boxes, pages: [] };
+    // a list cut between pages: its heading again on the page it goes on
+    const headingOf = (e) => {
+      const box = e.parentElement, h = box && box.previousElementSibling;
+      return box && LISTS.has(box.tagName) && h && h.tagName === "H2" && list.includes(h) ? h : null;
+    };
+    let s = 0;
+    while (s < list.length) {
+      const again = headingOf(list[s]) && list.indexOf(headingOf(list[s])) < s ? [headingOf(list[s])] : [];
+      setShown(c, new Set([...again, ...list.slice(s)]));
+      const limit = col.getBoundingClientRect().bottom + 0.5;
+      let k = s;
+      while (k < list.length && list[k].getBoundingClientRect().bottom <= limit) k++;
+      if (k === s) k = s + 1;  // a part taller than the column: alone on its page
+      while (k - 1 > s && k < list.length && list[k - 1].tagName === "H2") k--;
+      c.pages.push(new Set([...again, ...list.slice(s, k)]));
+      s = k;
+    }
+    if (!c.pages.length) c.pages.push(new Set());
+    c.n = c.pages.length;
+    return c;
+  }
+
+  function showPage(cuts) {
+    cuts.forEach((c) => setShown(c, c.pages[Math.min(pageK, c.n - 1)]));
+    const badge = $("page");
+    badge.hidden = pageN < 2;
+    badge.textContent = `${pageK + 1}/${pageN}`;
+    document.body.dataset.pages = pageN;
+    document.body.dataset.page = `${pageK + 1}/${pageN}`;
+  }
+
+  let cuts = [];
+  function paginate() {
+    if (!tv) return;
+    cuts = [$("col-a"), $("col-b")].map(cutPages);
+    pageN = Math.max(...cuts.map((c) => c.n));
+    if (pageK >= pageN) pageK = 0;
+    showPage(cuts);
+    if (pageN > 1 && !pageTimer) pageTimer = setInterval(() => turn(1), PAGE_MS);
+    if (pageN < 2 && pageTimer) { clearInterval(pageTimer); pageTimer = null; }
+  }
+
+  function turn(by) {
+    pageK = (pageK + by + pageN) % pageN;
+    showPage(cuts);
+  }
+
+  if (tv) {
+    addEventListener("resize", paginate);
+    document.addEventListener("keydown", (e) => {
+      if (pageN < 2 || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+      turn(e.key === "ArrowRight" ? 1 : -1);
+      if (pageTimer) { clearInterval(pageTimer); pageTimer = setInterval(() => turn(1), PAGE_MS); }
+    });
   }
 
   // The connection, said in words and not by color alone.

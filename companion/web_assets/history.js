@@ -24,7 +24,8 @@
     ol.replaceChildren();
     h.games.forEach((g) => {
       const li = el("li", "game");
-      li.appendChild(el("h2", "", `${g.title} #${g.number}`));
+      // "<title> #3", "<title> n°3" in French: as the device numbers a game
+      li.appendChild(el("h2", "", (l.numbered || "{game} #{n}").replace("{game}", g.title).replace("{n}", g.number)));
       li.appendChild(el("span", "date", g.date));
       const players = el("span", "players");
       players.textContent = g.players.map((p, i) => (g.scores && g.scores[i] !== undefined ? `${p} ${g.scores[i]}` : p)).join(" · ");

@@ -88,7 +88,7 @@
     const btn = $("seat-show");
     const out = $("seat-color");
     const hint = $("seat-hint");
-    $("seat-title").textContent = `${L.your_color || "Your color"}: ${seat.name}`;
+    $("seat-title").textContent = `${L.your_color || "Your color"}${L.colon || ": "}${seat.name}`;
     if (seat.state && seat.state !== "live") {
       // its game is over (every color is on the scoreboard, BU-3), ended, or not
       // being played now (kept for later): no color; the words say which
