@@ -635,7 +635,9 @@ def report(fig: dict, quick: bool) -> str:
         "",
         f"Produced by `python -m bench{' --quick' if quick else ''} --doc docs/performance.md` on "
         f"{time.strftime('%Y-%m-%d')} on this project's development machine (2 cores, x86_64, "
-        f"Python {sys.version.split()[0]}); nothing here is typed by hand.",
+        f"Python {sys.version.split()[0]}); nothing here is typed by hand. How quiet the machine was: "
+        f"a load average (1 min) of {fig.get('load_average_start', '?')} at the start of the run and "
+        f"{fig.get('load_average_end', '?')} at its end.",
         "",
         table(fig),
         "",
@@ -738,7 +740,7 @@ def main(argv=None) -> int:
                         "JSON goes to stdout and the table to stderr")
     p.add_argument("--doc", metavar="FILE", help="also write the Markdown report (docs/performance.md)")
     a = p.parse_args(argv)
-    fig: dict = {}
+    fig: dict = {"load_average_start": round(os.getloadavg()[0], 2)}  # how quiet the machine was (1 min)
     steps = [("UI events", lambda: measure_events(a.quick, 3)),  # the least of 3 repeats, quick or full
              ("start-up", lambda: measure_start(3 if a.quick else 7)),
              ("resume", measure_resume),
@@ -757,6 +759,7 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         fig.update(fn())
         print(f"bench: {name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    fig["load_average_end"] = round(os.getloadavg()[0], 2)
     to_stdout = a.json == "-"
     out = sys.stderr if to_stdout else sys.stdout  # stdout stays pure JSON for a pipe
     print(table(fig), file=out)
