@@ -13,6 +13,7 @@ from ..games import bag_of_ice as boi
 from ..i18n import _, ngettext
 from ..words.pieces import face_words, pips_text, size_word
 from ..words.table import avg, hint_word, name_of, pct
+from .open_table import hidden_move, hidden_words, roles, seat_view, seat_words  # noqa: F401  (V-1, V-3: nothing hidden)
 from . import blocks, ranked
 
 
@@ -107,20 +108,8 @@ def ranking(st: State, winners: list[int]) -> list[tuple[int, int]]:
     return ranked(list(st.scores()), winners, low_wins=False)
 
 
-def hidden_move(text: str) -> bool:
-    return False  # V-1: the die and the bag are drawn in the open
 
 
-def hidden_words() -> str:
-    return "?"  # never said: no move is hidden
-
-
-def seat_view(st: Any, seat: int) -> dict[str, Any] | None:
-    return None  # no seat sees more than the table (V-3)
-
-
-def seat_words(part: dict[str, Any]) -> dict[str, Any]:
-    return part
 
 
 def view_key(st: Any, settings: Any) -> Any:
@@ -211,8 +200,3 @@ def odds_view(st: Any, settings: Any = None) -> dict[str, Any]:
     if hints:
         out["advice"] = hint_word(win.hint if win is not None else adv.hint)
     return out
-
-
-def roles(st: Any) -> list[str | None]:
-    """No seat has a role in this game."""
-    return []

@@ -10,6 +10,7 @@ from ..engine import Move, Outcome, State
 from ..games import tools
 from ..i18n import _
 from ..words.moves import seat_name
+from .open_table import hidden_move, hidden_words, roles, seat_view, seat_words  # noqa: F401  (V-1, V-3: nothing hidden)
 from . import ranked
 from ..words.pieces import face_words, piece_color_word, piece_size_word, pips_text, size_word
 
@@ -67,26 +68,9 @@ def ranking(st: State, winners: list[int]) -> list[tuple[int, int]]:
     return ranked(list(st.scores()), winners, low_wins=False)
 
 
-def hidden_move(text: str) -> bool:
-    return False  # a tool's draws are made in the open
 
 
-def hidden_words() -> str:
-    return "?"  # never said: no move is hidden
-
-
-def seat_view(st: Any, seat: int) -> dict[str, Any] | None:
-    return None
-
-
-def seat_words(part: dict[str, Any]) -> dict[str, Any]:
-    return part
 
 
 def view_key(st: Any, settings: Any) -> Any:
     return ()
-
-
-def roles(st: Any) -> list[str | None]:
-    """No seat has a role in this game."""
-    return []

@@ -15,6 +15,7 @@ from ..words import page
 from ..words.moves import COMBO
 from ..words.pieces import mix_words, piece_size_word
 from ..words.table import name_of
+from .open_table import hidden_move, hidden_words, roles, seat_view, seat_words  # noqa: F401  (V-1, V-3: nothing hidden)
 from . import blocks, ranked
 
 
@@ -133,20 +134,8 @@ def ranking(st: State, winners: list[int]) -> list[tuple[int, int]]:
     return ranked(list(st.scores()), winners, low_wins=True)
 
 
-def hidden_move(text: str) -> bool:
-    return False  # V-1: nothing an Undercut record holds is hidden from the table
 
 
-def hidden_words() -> str:
-    return "?"  # never said: no move is hidden
-
-
-def seat_view(st: Any, seat: int) -> dict[str, Any] | None:
-    return None  # no seat sees more than the table (V-3)
-
-
-def seat_words(part: dict[str, Any]) -> dict[str, Any]:
-    return part
 
 
 def view_key(st: Any, settings: Any) -> Any:
@@ -198,8 +187,3 @@ def table(st: Any, names: list[str], ended: bool, settings: Any = None) -> dict[
                                            for i, h in enumerate(hands)])]
     out["blocks"] = shown
     return out
-
-
-def roles(st: Any) -> list[str | None]:
-    """No seat has a role in this game."""
-    return []
