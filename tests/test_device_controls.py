@@ -400,3 +400,61 @@ def test_a_cut_name_is_marked_and_never_another_whole_name():
     for width in range(6, 12):
         short = short_names(["Maximilienne", "Bob"], width)[0]
         assert short == "Maxim~"  # one form, whatever the room, never "Maximilien"
+
+
+# ---------------------------------------------------------------- the scoreboard says whose turn it is
+
+
+def _drawn_frame(app) -> list[str]:
+    from companion.ui import draw
+    texts: list[str] = []
+    old, draw.DRAWN = draw.DRAWN, texts
+    try:
+        app.frame()
+    finally:
+        draw.DRAWN = old
+    return texts
+
+
+@pytest.mark.parametrize("language, said", [("en", "to play: {name}"), ("fr", "à jouer : {name}")])
+@pytest.mark.parametrize("players", [("Ann", "Bob"), ("Ann", "Maximilienne", "Cat"),
+                                     ("Ann", "Bob", "Cat", "Dee", "Eve")])
+def test_the_bag_of_ice_scoreboard_says_whose_turn_it_is_underneath(tmp_path, language, said, players):
+    """RIGHT opens the scoreboard over a Bag of Ice game; it quietly took many keys (UP/DOWN
+    pick a player, OK shows turns) with nothing in words saying whose turn it is underneath.
+    It says so, as the player's name or its one short form, while the game goes on; after
+    UP/DOWN too (the highlight then marks another player)."""
+    from companion import i18n
+    from companion.names import short_names
+    from companion.ui.bag_of_ice import BagOfIceScreen, ScoreScreen
+    from companion.ui.draw import CLIPS
+
+    try:
+        app = make_app(tmp_path, settings=Settings(players=players, language=language))
+        press(app, "ok,down,ok")
+        picker = app.top
+        assert isinstance(picker, NumberPicker)
+        press(app, ",".join(["left"] * (picker.value - len(players)) or ["right"] * (len(players) - picker.value)))
+        press(app, "ok,ok,ok")  # the names as they are, the options as they are: the roll-off
+        for _ in range(10):
+            if isinstance(app.top, BagOfIceScreen):
+                break
+            press(app, "ok")
+        game = app.top
+        assert isinstance(game, BagOfIceScreen)
+        st = game.session.state
+        assert st.players == players and st.active is not None
+        name = st.players[st.active]
+        forms = {name, short_names(players, 6)[st.active]}
+        clips = CLIPS.count
+        press(app, "right")
+        assert isinstance(app.top, ScoreScreen)
+        for keys in ("", "down"):
+            press(app, keys)
+            texts = _drawn_frame(app)
+            assert any(said.format(name=f) in t for t in texts for f in forms), texts
+        assert CLIPS.count == clips
+        press(app, "left")
+        assert app.top is game
+    finally:
+        i18n.set_language("en")
