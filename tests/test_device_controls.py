@@ -458,3 +458,73 @@ def test_the_bag_of_ice_scoreboard_says_whose_turn_it_is_underneath(tmp_path, la
         assert app.top is game
     finally:
         i18n.set_language("en")
+
+
+# ---------------------------------------------------------------- the accent pages: the arrows go as drawn
+
+
+def _to_accent_page(app, kb, page: int) -> None:
+    """Turn the name keyboard to ``page`` by "…" as a player does: from home to "…", then
+    OK until the page shows; the cursor stands on "…", where the page starts."""
+    from companion.io import Key
+    from companion.ui.keyboard import HOME, MORE, path_to
+    assert kb.pos == HOME and kb.page == 0
+    keys = path_to(MORE) or []
+    for key in keys[:-1]:
+        app.handle(key)
+    for _ in range(page):
+        app.handle(Key.OK)
+    assert kb.page == page
+
+
+def _keyboard(tmp_path):
+    from companion.ui.keyboard import NameKeyboard
+    kb = NameKeyboard("Name", "", lambda a, n: None)
+    app = make_app(tmp_path)
+    app.push(kb)
+    return app, kb
+
+
+def _drawn_cells(kb) -> dict[tuple[int, int], str]:
+    """What the player sees in each cell of the grid, by its drawn place."""
+    from companion.ui.keyboard import COLS, ROWS
+    return {(r, c): kb.label(kb.cell(r, c)) for r in range(ROWS) for c in range(COLS)}
+
+
+@pytest.mark.parametrize("page", [1, 2])
+def test_on_an_accent_page_the_arrows_reach_a_key_as_the_drawing_shows(tmp_path, page):
+    """'A first try at "Ł" typed "Ř"': blank cells were skipped, so one arrow could cross
+    two drawn keys, or wrap. Every cell of a Latin accent page is a key: from where the
+    page starts, a player who sees a letter R rows and C columns away presses R times
+    UP or DOWN and C times LEFT or RIGHT, in either order, and types that letter."""
+    from companion.ui.keyboard import COLS, PAGES, ROWS
+    tag, letters = PAGES[page]
+    app, kb = _keyboard(tmp_path)
+    for order in ("rows first", "columns first"):
+        for goal_ch in letters:
+            _to_accent_page(app, kb, page)
+            start = kb.pos
+            typed = kb.label(goal_ch)  # as drawn: the first letter a capital ("ı" is "I")
+            goal = next(rc for rc, lab in _drawn_cells(kb).items() if lab == typed)
+            dr, dc = goal[0] - start[0], goal[1] - start[1]
+            vertical = ["down" if dr > 0 else "up"] * abs(dr)
+            across = ["right" if dc > 0 else "left"] * abs(dc)
+            keys = vertical + across if order == "rows first" else across + vertical
+            press(app, ",".join(keys + ["ok"]))
+            assert kb.text == typed, (tag, goal_ch, goal, order, kb.text)
+            press(app, "back")  # the letter deleted; the cursor home, on a-z
+            assert kb.text == "" and kb.page == 0
+    assert ROWS * COLS == len(letters) + 6  # every cell a key: six controls and the letters
+
+
+def test_the_first_try_at_a_capital_l_with_stroke_types_it(tmp_path):
+    """The finding: on the "ął" page, the cursor on "…", "Ł" drawn up and to the left;
+    its drawn rows and columns, pressed, type "Ł" (they typed "Ř" or another key)."""
+    app, kb = _keyboard(tmp_path)
+    _to_accent_page(app, kb, 2)
+    cells = _drawn_cells(kb)
+    (r, c), = [rc for rc, lab in cells.items() if lab == "Ł"]
+    r0, c0 = kb.pos
+    keys = ["up" if r < r0 else "down"] * abs(r - r0) + ["left" if c < c0 else "right"] * abs(c - c0)
+    press(app, ",".join(keys + ["ok"]))
+    assert kb.text == "Ł"
