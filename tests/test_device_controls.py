@@ -418,7 +418,8 @@ def _drawn_frame(app) -> list[str]:
 
 @pytest.mark.parametrize("language, said", [("en", "to play: {name}"), ("fr", "à jouer : {name}")])
 @pytest.mark.parametrize("players", [("Ann", "Bob"), ("Ann", "Maximilienne", "Cat"),
-                                     ("Ann", "Bob", "Cat", "Dee", "Eve")])
+                                     ("Ann", "Bob", "Cat", "Dee", "Eve"),
+                                     ("Ann", "Bob", "Cat", "Dee", "Eve", "Fay", "Gus", "Maximilienne")])
 def test_the_bag_of_ice_scoreboard_says_whose_turn_it_is_underneath(tmp_path, language, said, players):
     """RIGHT opens the scoreboard over a Bag of Ice game; it quietly took many keys (UP/DOWN
     pick a player, OK shows turns) with nothing in words saying whose turn it is underneath.
@@ -528,3 +529,22 @@ def test_the_first_try_at_a_capital_l_with_stroke_types_it(tmp_path):
     keys = ["up" if r < r0 else "down"] * abs(r - r0) + ["left" if c < c0 else "right"] * abs(c - c0)
     press(app, ",".join(keys + ["ok"]))
     assert kb.text == "Ł"
+
+
+def test_a_full_bag_of_ice_scoreboard_marks_whose_turn_it_is(tmp_path):
+    """12 players fill the screen in small text: a ">" after the total of the player to
+    play (none was drawn beyond 6 players), within the screen."""
+    from companion.ui.bag_of_ice import BagOfIceScreen, ScoreScreen
+    from companion.ui.draw import CLIPS
+    players = tuple(f"P{i}" for i in range(1, 13))
+    app = make_app(tmp_path, settings=Settings(players=players))
+    press(app, "ok,down,ok," + ",".join(["right"] * 9) + ",ok,ok,ok")
+    for _ in range(10):
+        if isinstance(app.top, BagOfIceScreen):
+            break
+        press(app, "ok")
+    assert isinstance(app.top, BagOfIceScreen) and app.top.session.state.n == 12
+    clips = CLIPS.count
+    press(app, "right,down")
+    assert isinstance(app.top, ScoreScreen)
+    assert _drawn_frame(app).count(">") == 1 and CLIPS.count == clips

@@ -414,9 +414,10 @@ class ScoreScreen(Screen):
     """Every total in large digits (small text beyond 6 players); UP/DOWN
     pick a player, OK shows that player's turns, LEFT/RIGHT/BACK close.
     While the game goes on it says whose turn it is underneath ("to play: Ann"):
-    under one row of totals (up to 3 players), or as the title over two rows
-    (4 to 6), where the target gives way (issue 48: its keys were taken with
-    nothing saying the game waits for someone)."""
+    on the last line under one row of totals (up to 3 players) or the small
+    text (7 to 10), or as the title over two rows (4 to 6), where the target
+    gives way; 11 and 12 fill the screen: a ">" after the total (issue 48: its
+    keys were taken with nothing saying the game waits for someone)."""
 
     def __init__(self, session: Session):
         self.session = session
@@ -429,7 +430,8 @@ class ScoreScreen(Screen):
         turn = None if st.is_terminal() else st.active
         # whose turn it is, by name or its one short form (names.SHORT), never cut tighter
         playing = titled(_("to play: {name}"), st, turn) if turn is not None else ""
-        if st.n > 6:  # small text in two columns of six under no title: names stay readable
+        footer = bool(playing) and (st.n <= 3 or 6 < st.n <= 10)  # a free last line: it says it
+        if st.n > 6:  # small text in two columns of six (five over the last line) under no title
             y = 0
         elif playing and st.n > 3:  # two rows of totals fill the screen: the title says it
             hint = _("OK: turns")
@@ -437,8 +439,9 @@ class ScoreScreen(Screen):
         else:
             c.title(_("Target {n}").format(n=st.target), _("OK: turns"))
         marks = [">" if i == turn else "" for i in range(st.n)]
-        draw_scoreboard(c, board_names(st.players), st.totals, y=y, mark=self.index, marks=marks)
-        if playing and st.n <= 3:  # one row of totals leaves the last line free
+        draw_scoreboard(c, board_names(st.players), st.totals, y=y, mark=self.index, marks=marks,
+                        bottom=HEIGHT - LINE_H if footer else HEIGHT)
+        if footer:  # (11 or 12 players fill the screen: the ">" after a total marks the turn)
             c.text(1, HEIGHT - LINE_H, playing)
 
     def on_key(self, key: Key, app: "App") -> None:
