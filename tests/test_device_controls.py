@@ -400,3 +400,151 @@ def test_a_cut_name_is_marked_and_never_another_whole_name():
     for width in range(6, 12):
         short = short_names(["Maximilienne", "Bob"], width)[0]
         assert short == "Maxim~"  # one form, whatever the room, never "Maximilien"
+
+
+# ---------------------------------------------------------------- the scoreboard says whose turn it is
+
+
+def _drawn_frame(app) -> list[str]:
+    from companion.ui import draw
+    texts: list[str] = []
+    old, draw.DRAWN = draw.DRAWN, texts
+    try:
+        app.frame()
+    finally:
+        draw.DRAWN = old
+    return texts
+
+
+@pytest.mark.parametrize("language, said", [("en", "to play: {name}"), ("fr", "à jouer : {name}")])
+@pytest.mark.parametrize("players", [("Ann", "Bob"), ("Ann", "Maximilienne", "Cat"),
+                                     ("Ann", "Bob", "Cat", "Dee", "Eve"),
+                                     ("Ann", "Bob", "Cat", "Dee", "Eve", "Fay", "Gus", "Maximilienne")])
+def test_the_bag_of_ice_scoreboard_says_whose_turn_it_is_underneath(tmp_path, language, said, players):
+    """RIGHT opens the scoreboard over a Bag of Ice game; it quietly took many keys (UP/DOWN
+    pick a player, OK shows turns) with nothing in words saying whose turn it is underneath.
+    It says so, as the player's name or its one short form, while the game goes on; after
+    UP/DOWN too (the highlight then marks another player)."""
+    from companion import i18n
+    from companion.names import short_names
+    from companion.ui.bag_of_ice import BagOfIceScreen, ScoreScreen
+    from companion.ui.draw import CLIPS
+
+    try:
+        app = make_app(tmp_path, settings=Settings(players=players, language=language))
+        press(app, "ok,down,ok")
+        picker = app.top
+        assert isinstance(picker, NumberPicker)
+        press(app, ",".join(["left"] * (picker.value - len(players)) or ["right"] * (len(players) - picker.value)))
+        press(app, "ok,ok,ok")  # the names as they are, the options as they are: the roll-off
+        for _ in range(10):
+            if isinstance(app.top, BagOfIceScreen):
+                break
+            press(app, "ok")
+        game = app.top
+        assert isinstance(game, BagOfIceScreen)
+        st = game.session.state
+        assert st.players == players and st.active is not None
+        name = st.players[st.active]
+        forms = {name, short_names(players, 6)[st.active]}
+        clips = CLIPS.count
+        press(app, "right")
+        assert isinstance(app.top, ScoreScreen)
+        for keys in ("", "down"):
+            press(app, keys)
+            texts = _drawn_frame(app)
+            assert any(said.format(name=f) in t for t in texts for f in forms), texts
+        assert CLIPS.count == clips
+        press(app, "left")
+        assert app.top is game
+    finally:
+        i18n.set_language("en")
+
+
+# ---------------------------------------------------------------- the accent pages: the arrows go as drawn
+
+
+def _to_accent_page(app, kb, page: int) -> None:
+    """Turn the name keyboard to ``page`` by "…" as a player does: from home to "…", then
+    OK until the page shows; the cursor stands on "…", where the page starts."""
+    from companion.io import Key
+    from companion.ui.keyboard import HOME, MORE, path_to
+    assert kb.pos == HOME and kb.page == 0
+    keys = path_to(MORE) or []
+    for key in keys[:-1]:
+        app.handle(key)
+    for _ in range(page):
+        app.handle(Key.OK)
+    assert kb.page == page
+
+
+def _keyboard(tmp_path):
+    from companion.ui.keyboard import NameKeyboard
+    kb = NameKeyboard("Name", "", lambda a, n: None)
+    app = make_app(tmp_path)
+    app.push(kb)
+    return app, kb
+
+
+def _drawn_cells(kb) -> dict[tuple[int, int], str]:
+    """What the player sees in each cell of the grid, by its drawn place."""
+    from companion.ui.keyboard import COLS, ROWS
+    return {(r, c): kb.label(kb.cell(r, c)) for r in range(ROWS) for c in range(COLS)}
+
+
+@pytest.mark.parametrize("page", [1, 2])
+def test_on_an_accent_page_the_arrows_reach_a_key_as_the_drawing_shows(tmp_path, page):
+    """'A first try at "Ł" typed "Ř"': blank cells were skipped, so one arrow could cross
+    two drawn keys, or wrap. Every cell of a Latin accent page is a key: from where the
+    page starts, a player who sees a letter R rows and C columns away presses R times
+    UP or DOWN and C times LEFT or RIGHT, in either order, and types that letter."""
+    from companion.ui.keyboard import COLS, PAGES, ROWS
+    tag, letters = PAGES[page]
+    app, kb = _keyboard(tmp_path)
+    for order in ("rows first", "columns first"):
+        for goal_ch in letters:
+            _to_accent_page(app, kb, page)
+            start = kb.pos
+            typed = kb.label(goal_ch)  # as drawn: the first letter a capital ("ı" is "I")
+            goal = next(rc for rc, lab in _drawn_cells(kb).items() if lab == typed)
+            dr, dc = goal[0] - start[0], goal[1] - start[1]
+            vertical = ["down" if dr > 0 else "up"] * abs(dr)
+            across = ["right" if dc > 0 else "left"] * abs(dc)
+            keys = vertical + across if order == "rows first" else across + vertical
+            press(app, ",".join(keys + ["ok"]))
+            assert kb.text == typed, (tag, goal_ch, goal, order, kb.text)
+            press(app, "back")  # the letter deleted; the cursor home, on a-z
+            assert kb.text == "" and kb.page == 0
+    assert ROWS * COLS == len(letters) + 6  # every cell a key: six controls and the letters
+
+
+def test_the_first_try_at_a_capital_l_with_stroke_types_it(tmp_path):
+    """The finding: on the "ął" page, the cursor on "…", "Ł" drawn up and to the left;
+    its drawn rows and columns, pressed, type "Ł" (they typed "Ř" or another key)."""
+    app, kb = _keyboard(tmp_path)
+    _to_accent_page(app, kb, 2)
+    cells = _drawn_cells(kb)
+    (r, c), = [rc for rc, lab in cells.items() if lab == "Ł"]
+    r0, c0 = kb.pos
+    keys = ["up" if r < r0 else "down"] * abs(r - r0) + ["left" if c < c0 else "right"] * abs(c - c0)
+    press(app, ",".join(keys + ["ok"]))
+    assert kb.text == "Ł"
+
+
+def test_a_full_bag_of_ice_scoreboard_marks_whose_turn_it_is(tmp_path):
+    """12 players fill the screen in small text: a ">" after the total of the player to
+    play (none was drawn beyond 6 players), within the screen."""
+    from companion.ui.bag_of_ice import BagOfIceScreen, ScoreScreen
+    from companion.ui.draw import CLIPS
+    players = tuple(f"P{i}" for i in range(1, 13))
+    app = make_app(tmp_path, settings=Settings(players=players))
+    press(app, "ok,down,ok," + ",".join(["right"] * 9) + ",ok,ok,ok")
+    for _ in range(10):
+        if isinstance(app.top, BagOfIceScreen):
+            break
+        press(app, "ok")
+    assert isinstance(app.top, BagOfIceScreen) and app.top.session.state.n == 12
+    clips = CLIPS.count
+    press(app, "right,down")
+    assert isinstance(app.top, ScoreScreen)
+    assert _drawn_frame(app).count(">") == 1 and CLIPS.count == clips

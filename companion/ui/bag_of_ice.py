@@ -22,7 +22,8 @@ asks for, so a new game, Resume and History all land on the right screen:
 After each action the device shows what happened on its own screen: the
 roll-off rolls and who starts (B-3), the bank summary with each tree and its
 value and the loose pieces (B-5), the bust (B-4, B-8). LEFT/RIGHT (or the
-session menu) show the scoreboard, where OK shows a player's turns; hold OK
+session menu) show the scoreboard, which says whose turn it is while the
+game goes on ("to play: Ann"), where OK shows a player's turns; hold OK
 (or the session menu) shows the odds in full (B-9).
 
 Words (issues 13 and 21): every text goes through the catalog
@@ -53,7 +54,7 @@ from ..session import Session
 from ..shown import Shown
 from .base import SessionScreen, close_scores, state_as
 from .common import Option, OptionsSetup, Report, draw_scoreboard, players_screen
-from .draw import CHAR_W, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
+from .draw import CHAR_W, HEIGHT, LINE_H, ROWS, TITLE_H, WIDTH, Canvas, fit, wrap
 from .widgets import ChoiceList, Item, Screen, item_text, stepped
 from ..plugins.bag_of_ice import bust_cause, bust_lost, bust_word
 from ..words import pieces as words
@@ -411,7 +412,12 @@ def board_names(names: tuple[str, ...]) -> tuple[str, ...]:
 
 class ScoreScreen(Screen):
     """Every total in large digits (small text beyond 6 players); UP/DOWN
-    pick a player, OK shows that player's turns, LEFT/RIGHT/BACK close."""
+    pick a player, OK shows that player's turns, LEFT/RIGHT/BACK close.
+    While the game goes on it says whose turn it is underneath ("to play: Ann"):
+    on the last line under one row of totals (up to 3 players) or the small
+    text (7 to 10), or as the title over two rows (4 to 6), where the target
+    gives way; 11 and 12 fill the screen: a ">" after the total (issue 48: its
+    keys were taken with nothing saying the game waits for someone)."""
 
     def __init__(self, session: Session):
         self.session = session
@@ -421,12 +427,22 @@ class ScoreScreen(Screen):
     def render(self, c: Canvas) -> None:
         st = state_as(BagOfIceState, self.session.state)
         y = TITLE_H
-        if st.n > 6:  # small text in two columns of six under no title: names stay readable
+        turn = None if st.is_terminal() else st.active
+        # whose turn it is, by name or its one short form (names.SHORT), never cut tighter
+        playing = titled(_("to play: {name}"), st, turn) if turn is not None else ""
+        footer = bool(playing) and (st.n <= 3 or 6 < st.n <= 10)  # a free last line: it says it
+        if st.n > 6:  # small text in two columns of six (five over the last line) under no title
             y = 0
+        elif playing and st.n > 3:  # two rows of totals fill the screen: the title says it
+            hint = _("OK: turns")
+            c.title(playing, hint if len(playing) + 1 + len(hint) <= TITLE_COLS else "")
         else:
             c.title(_("Target {n}").format(n=st.target), _("OK: turns"))
-        marks = [">" if i == st.active and not st.is_terminal() else "" for i in range(st.n)]
-        draw_scoreboard(c, board_names(st.players), st.totals, y=y, mark=self.index, marks=marks)
+        marks = [">" if i == turn else "" for i in range(st.n)]
+        draw_scoreboard(c, board_names(st.players), st.totals, y=y, mark=self.index, marks=marks,
+                        bottom=HEIGHT - LINE_H if footer else HEIGHT)
+        if footer:  # (11 or 12 players fill the screen: the ">" after a total marks the turn)
+            c.text(1, HEIGHT - LINE_H, playing)
 
     def on_key(self, key: Key, app: "App") -> None:
         st = state_as(BagOfIceState, self.session.state)

@@ -178,15 +178,16 @@ class OptionsSetup(Menu):
 
 
 def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y: int = TITLE_H,
-                    mark: int | None = None, marks: Sequence[str] = ()) -> None:
+                    mark: int | None = None, marks: Sequence[str] = (), bottom: int = HEIGHT) -> None:
     """Scores in 16 px digits: up to 3 per row, 2 rows (6 players); more use small text.
 
     ``mark`` underlines one seat (e.g. the start or active player); ``marks``
-    are one-character tags drawn after names.
+    are one-character tags drawn after names (in small text, in the column
+    after the score). The board fills the screen from ``y`` down to ``bottom``.
     """
     n = len(names)
     if n > 6:  # small text, in as many columns as needed (12 players: 2 x 6 with y=0)
-        per_col = max(1, (HEIGHT - y) // 10)
+        per_col = max(1, (bottom - y) // 10)
         cols = -(-n // per_col)
         chars = (WIDTH // cols) // CHAR_W - 1
         short = short_names(list(names), chars - 4)  # shortened alike and distinct, never cut
@@ -195,6 +196,8 @@ def draw_scoreboard(c: Canvas, names: Sequence[str], scores: Sequence[int], *, y
             x = col * (WIDTH // cols)
             text = f"{name:<{chars - 4}}{s:>4}"
             c.text(x + 1, y + row * 10, text, invert=(i == mark))
+            if i < len(marks) and marks[i]:  # the column kept free after each score
+                c.text(x + 1 + CHAR_W * chars + 1, y + row * 10, marks[i][:1])
         return
     cols = min(3, n) if n != 4 else 2
     w = WIDTH // cols

@@ -22,7 +22,9 @@ The first letter and every letter after a space or a hyphen are capitals;
 "Aa" switches the case of the next letter (a letter without a capital of
 its own, "ß" or "ΐ", stays as it is: every key is one character). "…" shows
 the next page: Latin accents (two pages), Cyrillic (two), Greek (two), then
-digits and signs. A letter typed on a script's second page brings its first
+digits and signs. The two accent pages have a key in every cell, so an arrow
+moves one drawn key, their commonest letters next to "…", where the cursor
+stands when they show. A letter typed on a script's second page brings its first
 page back ("Ł" of "Łukasz": a–z again; "ш" of "Маша": абв), so a name with
 one such letter costs the "…" presses once. The name
 is cleaned as every name is (``names.clean_name``: NFC, at most 12
@@ -56,8 +58,8 @@ CONTROL_LABELS = {DELETE: "←", DONE: "OK", SHIFT: "Aa", MORE: "…"}  # space 
 # Latin: the order of letters in first names across European languages.
 PAGES: tuple[tuple[str, str], ...] = (
     ("abc", "aeinrlosmtchugdkjvfpbyzwx-é'q."),
-    ("àé", "éèàçëöüäñáóíøåæâêîôûúœßšž"),
-    ("ął", "łąęćńśźżčřďťňůğşıőűìïãõÿ"),
+    ("àé", "éèàçëöüäñáóíøåæâêîôûúœßšžòùýðþ"),
+    ("ął", "łąęćńśźżčřďťňůğşıőűìïãõÿěăėțāū"),
     ("абв", "аеинорстлвкмдпуяыьгзбчйхж"),
     ("юяё", "шюцщэфъёіїєґў"),
     ("αβγ", "αειονρστλκμδπυηγθχφβωζξψςάέίόή"),
@@ -76,22 +78,31 @@ def capital(ch: str) -> str:
     return up if len(up) == 1 and has_glyph(up) else ch
 
 
-# The six control keys, then the cells by distance from home (the wrapped
-# grid's distance), ties broken row by row.
-_BY_DISTANCE: list[tuple[int, int]] = sorted(
-    ((r, c) for r in range(ROWS) for c in range(COLS)),
-    key=lambda rc: (min(abs(rc[0] - HOME[0]), ROWS - abs(rc[0] - HOME[0]))
-                    + min(abs(rc[1] - HOME[1]), COLS - abs(rc[1] - HOME[1])), rc))
+
+
+def _by_distance(origin: tuple[int, int]) -> list[tuple[int, int]]:
+    """The cells by distance from ``origin`` (the wrapped grid's distance), ties broken row by row."""
+    return sorted(((r, c) for r in range(ROWS) for c in range(COLS)),
+                  key=lambda rc: (min(abs(rc[0] - origin[0]), ROWS - abs(rc[0] - origin[0]))
+                                  + min(abs(rc[1] - origin[1]), COLS - abs(rc[1] - origin[1])), rc))
+
+
 # Controls on fixed cells (the same on every page), two to four moves from home.
 _CONTROL_CELLS = {DONE: (2, 4), DELETE: (3, 3), SPACE: (3, 5), SHIFT: (3, 7), MORE: (3, 8), CANCEL: (3, 0)}
+# a-z, the two Latin accent pages and the first Greek one have a key in every cell: an
+# arrow moves the cursor one drawn key, as the grid shows (issue 48: on the accent page,
+# blank cells skipped made a first try at "Ł" type another letter)
 
 
 def page_grid(page: int) -> list[list[str]]:
-    """The 4x8 grid of a page: its characters by distance from home, the controls fixed."""
+    """The 4x9 grid of a page, the controls fixed: its characters by distance from
+    home, or, on the Latin accent pages, from "…", where the cursor stands when they
+    show (a letter typed there brings a-z back: none of theirs is typed from home)."""
     grid = [["" for _ in range(COLS)] for _ in range(ROWS)]
     for ch, (r, c) in _CONTROL_CELLS.items():
         grid[r][c] = ch
-    free = [rc for rc in _BY_DISTANCE if not grid[rc[0]][rc[1]]]
+    origin = _CONTROL_CELLS[MORE] if HOME_PAGE.get(page) == 0 else HOME
+    free = [rc for rc in _by_distance(origin) if not grid[rc[0]][rc[1]]]
     for ch, (r, c) in zip(PAGES[page][1], free):
         grid[r][c] = ch
     return grid
