@@ -314,7 +314,7 @@ def test_the_main_menu_footer_keeps_2_pixels_from_the_scroll_bar(tmp_path):
     CLIPS.reset()
     img = app.frame()
     footer = app.top.footer_lines()
-    # no name cut past its one short form ("Łuk", issue 48): the first ones and how many more
+    # no name cut past its one short form ("Łuk"): the first ones and how many more
     assert footer[0] == "Undercut" and footer[1] == "Alex, Bob, Cy +2"
     assert CLIPS.count == 0, CLIPS.examples
     px = img.load()

@@ -84,15 +84,15 @@ def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally)
     CLIPS.reset()
     app.frame()
     rows = _labels(app)
-    assert rows[0] == ("#3 Ann,Maxim~", "Ann")  # the one short form of a name (issue 48), the cut marked
+    assert rows[0] == ("#3 Ann,Maxim~", "Ann")  # the one short form of a name, the cut marked
     assert rows[1][1] == "open" and rows[2][1] == "Maxim~"
     for (lab, _), n in zip(rows[1:], (2, 1)):  # the first players and how many more
-        assert lab == f"#{n} Élodi~ +3"  # the name's one short form (issue 48), not a cut of the row
+        assert lab == f"#{n} Élodi~ +3"  # the name's one short form , not a cut of the row
     assert CLIPS.count == 0, CLIPS.examples
 
 
-def test_a_name_in_player_totals_opens_its_numbers_per_game_issue50(tmp_path, tally):
-    """Issue 50: OK on a name shows that player's plays and wins, win share, best score
+def test_a_name_in_player_totals_opens_its_numbers_per_game(tmp_path, tally):
+    """OK on a name shows that player's plays and wins, win share, best score
     and last date per game, counted as the totals count (the open game is no play);
     the first row switches to the last evening."""
     from companion import export

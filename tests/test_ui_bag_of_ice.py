@@ -212,7 +212,7 @@ def test_one_ok_rolls_and_draws_B4(tmp_path):
             assert [r.label] + r.right.split() == [
                 {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}[s],
                 apart(st.bust_chance(s), [st.bust_chance(z) for z in face.sizes]), avg(o.expected)]
-        press(app, "ok")  # the cursor on the hint's size (issue 48)
+        press(app, "ok")  # the cursor on the hint's size, not against the advice
         assert moves(app)[n0 + 2:n0 + 4][0] == f"size {adv.size_choice[face].letter}"
         seen_two += 1
     assert seen_one and seen_two

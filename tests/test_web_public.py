@@ -213,7 +213,7 @@ def test_pieces_in_words():
     assert "pieces" not in public.labels()  # only the pieces a table shows are named (V-1)
     assert public.piece_names_in({"drawn": ["yS", "pM"], "phase": "decide"}) == {
         "pM": "purple medium", "yS": "yellow small"}
-    # a secret color once public is a mark beside its seat's score (issue 45: generic blocks)
+    # a secret color once public is a mark beside its seat's score (a generic block: the page names no game)
     assert public.piece_names_in({"marks": [{"cls": "secret", "piece": "wM", "text": "white"}, None],
                                   "field": []}) == {"wM": "white medium"}
 

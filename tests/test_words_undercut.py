@@ -19,7 +19,7 @@ import pytest
 
 from companion import i18n
 from companion.config import Settings
-from companion.games import undercut as uc_engine  # the outcome details are codes (issue 45)
+from companion.games import undercut as uc_engine  # the outcome details are codes the plug-in words
 from companion.ui import draw
 from companion.ui.draw import CLIPS
 from companion.ui.undercut import BidPicker, ScoreScreen, UndercutScreen
@@ -67,7 +67,7 @@ FULL_ROUND = ",".join([
     "up,ok,ok,down",                # Pass refused: a stack has no bid; back to A
     "ok,down,down,ok,ok",           # P1 bids yM on A
     "ok,ok",                        # P2: the marker alone on B
-    "ok,down,down,ok",              # P3 (the cursor on A, issue 48) picks rM for A: too high
+    "ok,down,down,ok",              # P3 (the cursor on A) picks rM for A: too high
     "ok,ok",                        # refused (the engine's message), dismissed
     "down,down,ok,up,ok",           # rM back to none; yS instead; bid: P1 is undercut
     "ok",                           # the undercut's note
@@ -329,7 +329,7 @@ def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
     assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
 
 
-QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår")
+LONG_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår")
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -340,7 +340,7 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
     whole (no "pc", "enc.", "pce"): the name is shortened alike where the two
     lines need it, and the French row gives way to the value alone."""
     from companion.i18n import _, set_language
-    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    app = make_app(tmp_path, settings=Settings(players=LONG_NAMES))
     set_language(language)
     try:
         # 4 players, full table, virtual: Élodie-Marie bids a small on A, Maximilienne opens A
@@ -377,7 +377,7 @@ def test_the_stacks_from_the_tray_are_in_words_U7(tmp_path, language):
     from companion.i18n import _, set_language
     from companion.pieces import Size
     from companion.words.pieces import piece_color_word, piece_size_word
-    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    app = make_app(tmp_path, settings=Settings(players=LONG_NAMES))
     set_language(language)
     try:
         press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
