@@ -1,4 +1,4 @@
-"""The History screen: past games per kind, per-name totals."""
+"""The History screen: past games per kind (their rows and titles), per-name totals."""
 from __future__ import annotations
 
 from companion.io import Key
@@ -113,3 +113,33 @@ def test_a_name_in_player_totals_opens_its_numbers_per_game(tmp_path, tally):
                             (" Best score", str(max(bob))), (" Last played", date)]
     press(app, "ok")                                                                      # the last evening
     assert _labels(app)[0] == ("last evening", "") and _labels(app)[1] == ("Tally", "1/2")
+
+
+# ---------------------------------------------------------------- history rows
+
+
+def test_history_rows_carry_the_game_number_in_one_form_and_name_games_as_their_menus_do(tmp_path):
+    import re
+    from companion.ui.history import KindScreen
+    from companion.ui.screens import play_screen
+    app = make_app(tmp_path)
+    for keys in ("ok,ok,ok,ok,ok", "down,ok,down,ok,ok,ok,ok", "down,down,ok,down,down,ok,ok,ok,ok"):
+        press(app, keys)  # Undercut, Bag of Ice, Bottoms Up: sessions 1, 2, 3
+        app.home()
+    labels = [it.label for it in app.top.items]
+    press(app, ",".join(["down"] * labels.index("History") + ["ok"]))
+    history = app.top
+    kinds = [it.label for it in history.items if it.label != "Player totals"]
+    assert kinds == ["Undercut", "Bag of Ice", "Bottoms Up"]
+    for n, kind in enumerate(kinds, 1):
+        k = [it.label for it in history.items].index(kind)
+        history.index = k
+        press(app, "ok")
+        assert isinstance(app.top, KindScreen)
+        rows = [it.label for it in app.top.items]
+        assert rows == [f"#{n} P1,P2,P3" if kind == "Bag of Ice" else f"#{n} P1,P2,P3,P4"], rows
+        assert all(re.fullmatch(r"#\d+ \S.*", r) for r in rows)
+        press(app, "ok")  # the session: titled as the game's own session menu
+        session = app.resume_session(app.journal.by_number(n).id)
+        assert app.top.title == play_screen(app, session).session_title() == f"{kind} #{n}"
+        press(app, "back,back")

@@ -16,7 +16,7 @@ from companion.pieces import Piece
 from companion.ui.undercut import BidPicker, Report, ScoreScreen, UndercutScreen
 from companion.ui.widgets import Confirm, Message
 
-from .screens_util import assert_matches_reference, make_app, press
+from .screens_util import assert_hold_back_undoes_from_here, assert_matches_reference, make_app, press
 
 P = Piece.parse
 
@@ -661,3 +661,24 @@ def test_stacks_from_the_tray_with_long_colour_words_fit_two_screens_U7():
     assert lines == ["large/medium/small", "A: yellow/yellow/", "   yellow", "B: green/blue/red",
                      "C: yellow/yellow/", "   green", "D: black/black/black"]
     assert all(len(t) <= 20 for t in lines)
+
+
+# ---------------------------------------------------------------- hold BACK: undo from the bid picker and the pass size
+
+
+def test_hold_back_undoes_from_the_undercut_bid_picker_and_the_pass_size(tmp_path):
+    from companion.ui.undercut import BidPicker, UndercutScreen
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS + ",ok,down,down,ok,ok,ok,ok")
+    st = game_screen_of(app, UndercutScreen).session.state
+    assert st.phase == "bidding" and all(st.bids)
+    press(app, "up,ok")  # P3 passes (every stack has a bid, the cursor on A: UP wraps to Pass)
+    assert app.top.title == "Pass: which size?"
+    assert_hold_back_undoes_from_here(app, UndercutScreen)  # P2's bid undone
+    press(app, "ok")  # P2 at the auction again: open the bid picker
+    assert isinstance(app.top, BidPicker)
+    assert_hold_back_undoes_from_here(app, UndercutScreen)
+
+
+def game_screen_of(app, kind):
+    return next(s for s in reversed(app.stack) if isinstance(s, kind))

@@ -27,7 +27,7 @@ from companion.ui.common import Report
 from companion.ui.widgets import ChoiceList, Screen
 
 from .i18n_util import pseudo_language, untranslated
-from .screens_util import make_app, press
+from .screens_util import drawn_texts, make_app, press
 
 LONG = ("Alexandrinaa", "Bartholomews", "Christophera", "Dominiquette", "Evangelinaaa")
 WORLD = ("Łukasz", "Дмитрий", "Αλέξανδρος", "李华", "Ann 🎲")
@@ -495,3 +495,32 @@ def test_french_plurals_of_pieces():
         assert "sa pièce déplacée" in moved
     finally:
         i18n.set_language("en")
+
+
+# ---------------------------------------------------------------- the bid picker's Bid row
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_bid_row_keeps_its_label_and_a_space_after_the_comma_for_every_value(tmp_path, lang):
+    import re
+    from companion.config import Settings
+    from companion.i18n import _
+    from companion.ui.draw import CLIPS
+    from companion.ui.undercut import BidPicker, bid_value, value_words
+    app = make_app(tmp_path, settings=Settings(language=lang))
+    press(app, ",".join(["ok"] * 15))  # 4 players, full table, virtual: P1 opens A's picker
+    picker = app.top
+    assert isinstance(picker, BidPicker)
+    values = set()
+    for j in range(len(picker.have)):  # every piece of the hand, one after the other
+        press(app, ",".join(["down"] * (j + 1) + ["ok"] * picker.have[j][1]))
+        CLIPS.reset()
+        texts = drawn_texts(app)
+        value = value_words(bid_value(picker.pieces()))
+        values.add(value)
+        row = next(t for t in texts if t.endswith(value))
+        label = _("Bid: {value}").format(value=value)
+        assert row == label or (row == value and texts[texts.index(row) - 1] == _("Bid:")), texts
+        assert not re.search(r",\S", row)
+        assert CLIPS.count == 0, CLIPS.examples
+    assert max(len(_("Bid: {value}").format(value=v)) for v in values) > 20  # a long value was seen
