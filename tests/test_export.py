@@ -563,3 +563,13 @@ def test_names_the_sheet_s_font_lacks_stay_apart_with_their_seat(tally):
     plain = play_tally(Journal(":memory:", clock=clock()), ["roll"], players=("Ann", "Bob"))
     assert plain and export.sheet_lines(s)["header"][2:] == ["李华", "王芳"]  # the data keep the names
     assert img.width == 800
+
+
+# ---------------------------------------------------------------- the PNG sheet's result line
+
+
+def test_the_png_sheet_result_line_has_no_nested_parentheses():
+    from companion.export import GameSummary, sheet_lines
+    s = GameSummary(7, "undercut", "Undercut", "2026-11-26T04:13:40", ("Ann", "Dee"), (9, 7), True, False,
+                    ("Dee",), "win", 40, detail="lowest score (U-13)")
+    assert sheet_lines(s)["result"] == "Winner: Dee - lowest score (U-13)"

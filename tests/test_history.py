@@ -143,3 +143,24 @@ def test_history_rows_carry_the_game_number_in_one_form_and_name_games_as_their_
         session = app.resume_session(app.journal.by_number(n).id)
         assert app.top.title == play_screen(app, session).session_title() == f"{kind} #{n}"
         press(app, "back,back")
+
+
+# ---------------------------------------------------------------- a damaged session the device continued
+
+
+def test_a_damaged_session_the_device_continued_is_over_on_the_history_screen_too(tmp_path):
+    """Its end event lies past the damage, where the replay stops: the summary
+    (the History screen's, the export's) still counts it as ended, so History
+    neither calls it "open" nor offers to resume it."""
+    from companion.export import session_summary
+    from companion.journal import Journal
+    from companion.ui.history import session_result
+
+    from .test_journal_checksum import _damaged_die_session
+    path = str(tmp_path / "j.db")
+    sid, _other = _damaged_die_session(path)
+    with Journal(path) as j:
+        assert not session_summary(j, j.session(sid)).finished  # damaged, not continued yet
+        j.continue_damaged()
+        s = session_summary(j, j.session(sid))
+        assert s.ended and s.finished and session_result(s) == "end"
