@@ -1,8 +1,10 @@
 """The scoreboard page: the secret, the methods, the headers, the
 limits, the stream and its catch-up, a restart in the middle of a stream, and
 the page following the app; the device's QR screen for the page, and the
-page's secret kept in the state directory, never in the settings. Plain HTTP against a real uvicorn on loopback
-(hardware/web_server.py) or Starlette's TestClient (no socket)."""
+page's secret kept in the state directory, never in the settings; a TV's remote
+finding the page however the address is typed, the worker, the named
+downloads. Plain HTTP against a real uvicorn on loopback (hardware/web_server.py)
+or Starlette's TestClient (no socket)."""
 from __future__ import annotations
 
 import http.client
@@ -24,6 +26,7 @@ from hardware import web_server
 from hardware.web_server import WebServer
 
 from .screens_util import HAND, built, drawn_texts, make_app, press
+from .web_util import finished
 
 
 def free_port() -> int:
@@ -689,3 +692,48 @@ def test_a_secret_the_user_chose_is_used_and_left_in_their_file(tmp_path):
     assert PageService(app, simulator=True).address.endswith("/our-own-secret-16/")
     assert cfg.read_text(encoding="utf-8") == mine and not (tmp_path / "state" / "web_secret").exists()
     app.journal.close()
+
+
+# ---------------------------------------------------------------- a finished game's ways in: a TV's remote, the worker, the downloads
+
+
+@pytest.fixture
+def finished_client(tmp_path):
+    """A finished two-player Bag of Ice game on the board, and a client that does not follow redirects."""
+    journal = Journal(str(tmp_path / "finished.db"))
+    s = finished(journal, "bag_of_ice", {"players": ["Ann", "Bob"]}, 5)
+    board = Board()
+    publish(board, s)
+    secret = new_secret()
+    with TestClient(WebApp(board, journal.path, secret), follow_redirects=False) as c:
+        yield c, secret, s
+    journal.close()
+
+
+@pytest.mark.parametrize("typed, page", [("", ""), ("/tv/", "tv"), ("/TV", "tv"), ("/Tv/", "tv"),
+                                         ("/history/", "history"), ("/HISTORY", "history")])
+def test_a_tv_remote_finds_the_page_however_the_address_is_typed(finished_client, typed, page):
+    c, secret, _s = finished_client
+    r = c.get(f"/{secret}{typed}")
+    assert r.status_code == 308 and r.headers["location"] == f"/{secret}/{page}"
+    assert c.get(r.headers["location"]).status_code == 200
+    assert c.get(f"/WRONGSECRETWRONGSECRET{typed}").status_code == 404  # still nothing without the secret
+
+
+def test_the_worker_is_served(finished_client):
+    c, secret, _s = finished_client
+    r = c.get(f"/{secret}/static/worker.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert "EventSource" in r.text
+
+
+def test_downloads_are_named_for_what_they_are_and_the_history_has_scores(finished_client):
+    c, secret, s = finished_client
+    for fmt, name in (("json", "bag-of-ice-1.jsonl"), ("csv", "bag-of-ice-1.csv"), ("png", "bag-of-ice-1.png")):
+        r = c.get(f"/{secret}/export/1.{fmt}")
+        assert r.status_code == 200 and f'filename="{name}"' in r.headers["content-disposition"]
+    h = json.loads(c.get(f"/{secret}/history.json").text)
+    g = h["games"][0]
+    assert g["scores"] == list(s.state.scores()) and g["files"]["json"] == "bag-of-ice-1.jsonl"
+    assert g["result"].startswith("Winner: ")
+    assert h["labels"]["json"] == "record (JSON lines)"
