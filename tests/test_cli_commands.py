@@ -15,7 +15,7 @@ from .test_hw_board import factory  # noqa: F401  (fixture)
 DATA = Path(__file__).parent / "data"
 
 
-# ---------------------------------------------------------------- L4: replay --json always prints JSON
+# ---------------------------------------------------------------- replay --json always prints JSON
 
 
 def test_replay_json_of_a_missing_file_prints_one_json_object(tmp_path, capsys):
@@ -47,7 +47,7 @@ def test_a_record_with_a_utf8_bom_is_read(tmp_path, capsys):
     assert out["ok"] is True and out["state"]["rolls"] == ["S/L", "L"]
 
 
-# ---------------------------------------------------------------- L3: history of a continued damaged session
+# ---------------------------------------------------------------- history of a continued damaged session
 
 
 def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
@@ -70,7 +70,7 @@ def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
     assert "damaged" not in lines[other] and "continue" not in lines[other]
 
 
-# ---------------------------------------------------------------- L7: backup never replaces a file it would lose
+# ---------------------------------------------------------------- backup never replaces a file it would lose
 
 
 def _die_journal(path, rolls=3):
@@ -137,7 +137,7 @@ def test_backup_never_writes_over_the_journal_itself_or_a_folder(tmp_path, capsy
     assert "the journal itself" in err and "is a folder" in err and "--force" not in err
 
 
-# ---------------------------------------------------------------- L1: doctor says every settings problem, checks the board
+# ---------------------------------------------------------------- doctor says every settings problem, checks the board
 
 
 @pytest.fixture
