@@ -1,5 +1,5 @@
 """Finished games of the three games, played to their end in a journal with a clock
-that moves one minute per event (issue 50: the BG Stats play, the chart, the players)."""
+that moves one minute per event, so dates and durations are known (for the BG Stats play, the chart, the players)."""
 from __future__ import annotations
 
 import random

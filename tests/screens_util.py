@@ -1,5 +1,7 @@
 """Reference-frame helpers: render a screen reached by keys and compare it
-with a checked-in PNG by pixel difference (luma's way).
+with a checked-in PNG by pixel difference (luma's way); and the few helpers the
+screens' tests of several subjects share (undo by hold BACK, the drawn texts, an
+app built from a settings file).
 
 Regenerate every reference after a deliberate change of the drawing:
 
@@ -17,6 +19,7 @@ from companion.config import Settings
 from companion.io import Key
 from companion.journal import Journal
 from companion.ui.app import App
+from companion.ui.widgets import Confirm
 
 REFERENCE = Path(__file__).parent / "reference"
 UPDATE = os.environ.get("COMPANION_UPDATE_REFERENCE") == "1"
@@ -68,3 +71,42 @@ def assert_matches_reference(img: Image.Image, name: str, max_diff: int = 0, *,
         raise AssertionError(f"{name}: {changed} pixels differ from {path.name} "
                              f"(see {path.with_suffix('.actual.png').name}); regenerate with "
                              "COMPANION_UPDATE_REFERENCE=1 ./run test tests/test_screens.py")
+
+
+def assert_hold_back_undoes_from_here(app, game_type) -> None:
+    """Hold BACK asks the undo question over the screen in view; Keep leaves that
+    screen as it was, hold BACK, OK undoes the last decision and shows the game."""
+    here = app.top
+    game = next(s for s in reversed(app.stack) if isinstance(s, game_type))
+    moves = len(game.session.fold.moves)
+    press(app, "hold-back")
+    assert isinstance(app.top, Confirm) and app.top.title == "Undo" and app.stack[-2] is here
+    press(app, "up,ok")  # Keep
+    assert app.top is here and len(game.session.fold.moves) == moves
+    press(app, "hold-back,ok")  # Undo is preselected
+    assert app.top is game and len(game.session.fold.moves) < moves
+
+
+def drawn_texts(app) -> list[str]:
+    """The texts the next frame draws, in the order drawn."""
+    from companion.ui import draw  # draw.DRAWN is set on the module, read back after the frame
+    draw.DRAWN = []
+    try:
+        app.frame()
+        return list(draw.DRAWN)
+    finally:
+        draw.DRAWN = None
+
+
+def built(tmp_path, config_text: str | None):
+    """The simulator's app as ``companion sim --config`` builds it, from ``config_text``
+    (None: no settings file), its journal under ``state/``; and the settings file's path."""
+    from companion.cli import build_app, parser  # the CLI is heavy, and only these tests need it
+    cfg = tmp_path / "companion.toml"
+    if config_text is not None:
+        cfg.write_text(config_text, encoding="utf-8")
+    return build_app(parser().parse_args(["sim", "--config", str(cfg), "--journal", str(tmp_path / "state" / "j.db")])), cfg
+
+
+# a settings file written by hand: its comments must survive the device's changes
+HAND = '# our table\nplayers = ["Ann", "Bob"]  # the regulars\n'

@@ -160,7 +160,7 @@ VIEWS = ("companion.ui", "companion.console", "companion.web", "companion.public
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(("companion.words", "companion.plugins"))))
 def test_the_words_import_no_view(module):
-    """companion.words and the games' plug-ins (issue 45) are under every view: they
+    """companion.words and the games' plug-ins are under every view: they
     import the core and each other only."""
     assert sorted(t for t in GRAPH[module] if any(t == v or t.startswith(v + ".") for v in VIEWS)) == []
 
@@ -219,7 +219,7 @@ def _own_modules() -> set[str]:
     return own
 
 
-# every module but a game's own (issue 45): the shared layers, the views, the hardware,
+# every module but a game's own, so that a game is a plug-in: the shared layers, the views, the hardware,
 # reach a game only through its registry line and its plug-in
 SHARED = tuple(sorted(m for m in MODULES if m.split(".")[0] in ("companion", "hardware")
                       and m not in _own_modules() and m != "companion.games"  # the registry's lines
@@ -233,7 +233,7 @@ def _game_names() -> set[str]:
 
 @pytest.mark.parametrize("module", SHARED)
 def test_no_shared_module_names_a_game(module):
-    """No shared module branches on a game's name (issue 45): no string in its code is
+    """No shared module branches on a game's name, so a new game needs no edit there: no string in its code is
     a registered game's name (a game's words, table, ranking and secrets are its
     plug-in's); the registry's lines are the only place that names a game."""
     path, _init = MODULES[module]
@@ -245,7 +245,7 @@ def test_no_shared_module_names_a_game(module):
 
 @pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "companion" / "web_assets").glob("*.js")))
 def test_no_script_of_the_page_names_a_game(script):
-    """The page's scripts draw every game's table from generic blocks (issue 45): no
+    """The page's scripts draw every game's table from generic blocks, so a new game needs no script: no
     game's name in them, quoted or as a word."""
     import re
     text = (ROOT / "companion" / "web_assets" / script).read_text(encoding="utf-8")
@@ -255,7 +255,7 @@ def test_no_script_of_the_page_names_a_game(script):
 
 
 def test_the_core_reaches_the_plugins_only_through_the_registry():
-    """The engines and the registry import no plug-in and no words (issue 45): the
+    """The engines and the registry import no plug-in and no words: the
     plug-ins sit above their engines."""
     core = [m for m in MODULES if m.startswith("companion.games") or m in ("companion.engine", "companion.records")]
     assert sorted((m, t) for m in core for t in GRAPH[m] if t.startswith(("companion.plugins", "companion.words"))) == []
@@ -277,7 +277,7 @@ def _screen_classes() -> set[str]:
 
 @pytest.mark.parametrize("path", [*VIEWS, "companion/console.py"])
 def test_views_never_name_a_screen_class(path):
-    """Issue 45: what the device shows reaches the views as a value (``companion.shown``,
+    """What the device shows reaches the views as a value (``companion.shown``,
     published by ``App.showing``); a view that named a screen class (in code or in a
     string compared with ``type(x).__name__``) would change silently with a rename."""
     screens = _screen_classes()

@@ -1,6 +1,7 @@
 """The bench's scripted games are play (bench/scripts*.py): no script keeps
 pressing on a game that is already over, which would measure a finished
-game's screens instead of a table playing."""
+game's screens instead of a table playing. The bench's clipping run sees the
+main menu, and the presses to see one's color mid-game stay within their goal."""
 from __future__ import annotations
 
 import random
@@ -55,3 +56,28 @@ def test_no_text_is_cut_or_meets_a_scroll_mark_in_the_quick_clipping_run():
     from bench.__main__ import measure_clips
     fig = measure_clips(True)
     assert fig["clipped_text_draws"] == 0 and fig["clipped_text_draws_fr"] == 0, fig
+
+
+# ---------------------------------------------------------------- the bench's clipping run and the secret colors' presses
+
+
+def test_the_bench_clipping_run_sees_the_main_menu_footer_of_a_table_of_short_names(monkeypatch):
+    """clipped_text_draws covers the main menu (bench.main_menu_clips): with the footer
+    as wide as before it counts it; as drawn now, nothing."""
+    from bench.__main__ import main_menu_clips
+    from companion.ui import screens
+    from companion.ui.draw import CLIPS
+    CLIPS.reset()
+    main_menu_clips("en")
+    assert CLIPS.count == 0, CLIPS.examples
+    monkeypatch.setattr(screens, "FOOTER_CHARS", 22)
+    CLIPS.reset()
+    main_menu_clips("fr")
+    assert CLIPS.count > 0 and "Alex,Bob,Cy,Dee,Łukasz" in CLIPS.examples
+
+
+def test_bench_counts_presses_to_see_ones_color_mid_game_within_its_goal():
+    from bench.__main__ import GOALS, KEYS, PRESSES, presses_secret_color_midgame
+    n = presses_secret_color_midgame()
+    assert n is not None and n <= GOALS["presses_secret_color_midgame"][1] == 4
+    assert "presses_secret_color_midgame" in KEYS and "presses_secret_color_midgame" in dict(PRESSES)

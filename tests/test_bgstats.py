@@ -1,4 +1,4 @@
-"""Issue 50: a finished game as a play for BG Stats (companion/bgstats.py).
+"""A finished game as a play for BG Stats (companion/bgstats.py).
 
 The schema below is written from the fields BG Stats' "push plays from other
 apps" link takes, as docs/web.md lists them ("Log this play in BG Stats"): every

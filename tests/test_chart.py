@@ -1,4 +1,4 @@
-"""Issue 50: the chart of a game (companion/chart.py, export.chart_of): each
+"""The chart of a game (companion/chart.py, export.chart_of): each
 player's score over the turns (Undercut: rounds), from the same rows as the CSV,
 as SVG with a table beside it, and on the PNG sheet; at the end only (V-1)."""
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The companion command's subcommands say what went wrong and lose nothing: replay --json
 always prints JSON, backup never replaces what is not an earlier backup, doctor lists every
-bad setting, history and salvage say what a damaged journal kept."""
+bad setting, history says what a damaged journal kept."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,7 @@ from .test_hw_board import factory  # noqa: F401  (fixture)
 DATA = Path(__file__).parent / "data"
 
 
-# ---------------------------------------------------------------- L4: replay --json always prints JSON
+# ---------------------------------------------------------------- replay --json always prints JSON
 
 
 def test_replay_json_of_a_missing_file_prints_one_json_object(tmp_path, capsys):
@@ -47,7 +47,7 @@ def test_a_record_with_a_utf8_bom_is_read(tmp_path, capsys):
     assert out["ok"] is True and out["state"]["rolls"] == ["S/L", "L"]
 
 
-# ---------------------------------------------------------------- L3: history of a continued damaged session
+# ---------------------------------------------------------------- history of a continued damaged session
 
 
 def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
@@ -70,7 +70,7 @@ def test_history_says_a_damaged_session_was_continued(tmp_path, capsys):
     assert "damaged" not in lines[other] and "continue" not in lines[other]
 
 
-# ---------------------------------------------------------------- L7: backup never replaces a file it would lose
+# ---------------------------------------------------------------- backup never replaces a file it would lose
 
 
 def _die_journal(path, rolls=3):
@@ -137,7 +137,7 @@ def test_backup_never_writes_over_the_journal_itself_or_a_folder(tmp_path, capsy
     assert "the journal itself" in err and "is a folder" in err and "--force" not in err
 
 
-# ---------------------------------------------------------------- L1: doctor says every settings problem, checks the board
+# ---------------------------------------------------------------- doctor says every settings problem, checks the board
 
 
 @pytest.fixture
@@ -190,63 +190,3 @@ def test_a_board_that_cannot_open_still_says_the_settings_problems(tmp_path, cap
     assert main(["--config", str(cfg), "--board", "diy", "--journal", str(tmp_path / "j.db")]) == 1
     err = capsys.readouterr().err
     assert "contrast must be 0..255" in err and "rotation must be 0 or 180" in err and "i2c-1" in err
-
-
-# ---------------------------------------------------------------- L8 (c, d): wording
-
-
-def test_salvage_says_1_session_and_1_event_in_the_singular(tmp_path, monkeypatch):
-    from companion.cli import open_journal
-
-    from .test_salvage import _journal
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    path = str(tmp_path / "journal.db")
-    _journal(path, sessions=1, moves=0)
-    data = open(path, "rb").read()
-    open(path, "wb").write(data.replace(b"time TEXT", b"tame TEXT", 1))  # its schema's text damaged
-    notes: list[str] = []
-    open_journal(None, notes).close()
-    assert "Saved 1 session (1 event); 0 events could not be read." in notes
-
-
-def test_a_continued_damaged_game_with_one_lost_event_says_so_in_the_singular(tmp_path):
-    from companion.cli import continue_damaged
-    from companion.journal import Journal
-
-    path = str(tmp_path / "k.db")
-    with Journal(path) as j:
-        a = j.start_session("die", {"die": "physical"})
-        j.append(a, "move", {"move": "roll"})
-        j.append(a, "move", {"move": "face S"})
-    data = bytearray(open(path, "rb").read())
-    i = data.index(b'"face S"')
-    data[i + 6] = ord("M")  # the last event damaged: 1 kept, 1 lost
-    open(path, "wb").write(bytes(data))
-    with Journal(path) as j:
-        (line,) = continue_damaged(j)
-    assert "was damaged after 1 event: it goes on as" in line and "1 later event was lost." in line
-
-
-def test_the_png_sheet_result_line_has_no_nested_parentheses():
-    from companion.export import GameSummary, sheet_lines
-    s = GameSummary(7, "undercut", "Undercut", "2026-11-26T04:13:40", ("Ann", "Dee"), (9, 7), True, False,
-                    ("Dee",), "win", 40, detail="lowest score (U-13)")
-    assert sheet_lines(s)["result"] == "Winner: Dee - lowest score (U-13)"
-
-
-def test_a_damaged_session_the_device_continued_is_over_on_the_history_screen_too(tmp_path):
-    """Its end event lies past the damage, where the replay stops: the summary
-    (the History screen's, the export's) still counts it as ended, so History
-    neither calls it "open" nor offers to resume it."""
-    from companion.export import session_summary
-    from companion.journal import Journal
-    from companion.ui.history import session_result
-
-    from .test_journal_checksum import _damaged_die_session
-    path = str(tmp_path / "j.db")
-    sid, _other = _damaged_die_session(path)
-    with Journal(path) as j:
-        assert not session_summary(j, j.session(sid)).finished  # damaged, not continued yet
-        j.continue_damaged()
-        s = session_summary(j, j.session(sid))
-        assert s.ended and s.finished and session_result(s) == "end"

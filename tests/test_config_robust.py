@@ -1,4 +1,5 @@
-"""Settings never brick the device."""
+"""Settings never brick the device, and a settings file written by hand keeps
+its comments and lines where the device did not change them."""
 from __future__ import annotations
 
 import tomllib
@@ -7,6 +8,8 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from companion import config
 from companion.cli import main
+
+from .screens_util import HAND, built, press
 
 
 @given(st.lists(st.text(max_size=20), max_size=6), st.text(max_size=10))
@@ -137,4 +140,21 @@ def test_a_settings_file_the_device_cannot_write_is_shadowed_by_the_users(tmp_pa
     assert where == str(home / "companion" / "companion.toml")
     assert saved.contrast == 129 and saved.players == ("Ann", "Bob")
     assert config.load(str(system))[0].contrast == 128  # the system file as it was
+    app.journal.close()
+
+
+# ---------------------------------------------------------------- a settings file written by hand
+
+
+def test_a_hand_written_settings_file_changes_only_where_the_device_changed_it(tmp_path):
+    from companion.ui.screens import SettingsMenu
+    app, cfg = built(tmp_path, HAND)
+    assert app.settings.players == ("Ann", "Bob")
+    app.push(SettingsMenu())
+    press(app, "ok")  # Language: Français
+    assert app.settings.language == "fr"
+    assert cfg.read_text(encoding="utf-8") == HAND + 'language = "fr"\n'
+    assert not (tmp_path / "companion.toml.bak").exists()
+    press(app, "ok")  # back to English: the file says so, the rest as written
+    assert cfg.read_text(encoding="utf-8") == HAND + 'language = "en"\n'
     app.journal.close()

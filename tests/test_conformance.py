@@ -1,4 +1,4 @@
-"""One conformance test over every registered game (issue 45), as OpenSpiel runs one
+"""One conformance test over every registered game, as OpenSpiel runs one
 over ``registered_names()``: for each game in ``companion.games.GAMES``, random
 legal games (the chance outcomes picked by a seeded generator, the driver's, never
 the engine's) go through every view: the OLED frame (the app), the serial console,

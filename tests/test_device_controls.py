@@ -1,4 +1,5 @@
-"""Issue 48: "At the table, round four", each finding with its test."""
+"""The keys and screens at the table: the arrows step as drawn, one short form of a
+name, a busy page port said once, and the small screens a table trips over."""
 from __future__ import annotations
 
 import pytest

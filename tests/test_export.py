@@ -126,7 +126,7 @@ SPEC = GameSpec("tally", "Tally", _new_tally, 2, 4)
 @pytest.fixture
 def tally(monkeypatch):
     """Register the tally game for the duration of a test."""
-    # a tool's line: its engine here, the tools' plug-in (issue 45: a registered game has one)
+    # a tool's line: its engine here, the tools' plug-in (a registered game has one)
     monkeypatch.setitem(games.TOOLS, "tally", games.Entry(__name__, "Tally", "companion.plugins.tools"))
     return "tally"
 
@@ -255,7 +255,7 @@ def test_score_sheet_lists_rows_totals_and_winner_and_is_800_wide(tally):
     assert data["totals"] == ["", "total", "5", "0"] and data["result"] == "Winner: Ann"
     assert data["winners"] == [0]
     img = Image.open(io.BytesIO(export.score_sheet_png(s)))
-    assert img.format == "PNG" and img.width == 800 and 200 < img.height < 600 + 330  # the chart under it (issue 50)
+    assert img.format == "PNG" and img.width == 800 and 200 < img.height < 600 + 330  # the chart under it
     px = img.convert("RGB")
     assert px.getextrema()[0] == (20, 255) or px.getextrema()[0][0] < 50   # text is drawn
     # the winner's column is highlighted, the loser's is not
@@ -407,7 +407,7 @@ def test_csv_first_column_is_named_by_what_it_counts():
         assert export.scores_csv(t.fold, t.setup).split(",")[0] == "turn"
 
 
-QA_NAMES = ["Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår"]
+LONG_NAMES = ["Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår"]
 
 
 def test_score_sheet_wraps_the_move_and_heads_the_columns_in_one_size(monkeypatch):
@@ -418,7 +418,7 @@ def test_score_sheet_wraps_the_move_and_heads_the_columns_in_one_size(monkeypatc
     from PIL import ImageDraw
     j = Journal(":memory:", clock=lambda: "2026-05-01T19:30:00.000+00:00")
     rng = random.Random(5)
-    s = Session.start(j, "undercut", {"players": QA_NAMES, "level": "full"}, rng)
+    s = Session.start(j, "undercut", {"players": LONG_NAMES, "level": "full"}, rng)
     while not s.state.is_terminal():
         s.play(rng.choice(list(s.state.legal_moves())))
     (summary,) = export.summaries(j)
@@ -440,7 +440,7 @@ def test_score_sheet_wraps_the_move_and_heads_the_columns_in_one_size(monkeypatc
         assert m in joined, m
     start = texts.index("move") + 1
     heads = drawn[start:texts.index(data["rows"][0][0], start)]  # the names, up to the first row
-    assert "".join(t for t, _ in heads).replace(" ", "") == "".join(QA_NAMES).replace(" ", "")
+    assert "".join(t for t, _ in heads).replace(" ", "") == "".join(LONG_NAMES).replace(" ", "")
     assert len({f.size for _, f in heads}) == 1  # one size for every name
     assert img.width == 800
 
@@ -565,3 +565,13 @@ def test_names_the_sheet_s_font_lacks_stay_apart_with_their_seat(tally):
     plain = play_tally(Journal(":memory:", clock=clock()), ["roll"], players=("Ann", "Bob"))
     assert plain and export.sheet_lines(s)["header"][2:] == ["李华", "王芳"]  # the data keep the names
     assert img.width == 800
+
+
+# ---------------------------------------------------------------- the PNG sheet's result line
+
+
+def test_the_png_sheet_result_line_has_no_nested_parentheses():
+    from companion.export import GameSummary, sheet_lines
+    s = GameSummary(7, "undercut", "Undercut", "2026-11-26T04:13:40", ("Ann", "Dee"), (9, 7), True, False,
+                    ("Dee",), "win", 40, detail="lowest score (U-13)")
+    assert sheet_lines(s)["result"] == "Winner: Dee - lowest score (U-13)"

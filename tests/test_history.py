@@ -1,4 +1,4 @@
-"""The History screen: past games per kind, per-name totals."""
+"""The History screen: past games per kind (their rows and titles), per-name totals."""
 from __future__ import annotations
 
 from companion.io import Key
@@ -84,15 +84,15 @@ def test_rows_of_long_names_identify_their_game_without_cutting(tmp_path, tally)
     CLIPS.reset()
     app.frame()
     rows = _labels(app)
-    assert rows[0] == ("#3 Ann,Maxim~", "Ann")  # the one short form of a name (issue 48), the cut marked
+    assert rows[0] == ("#3 Ann,Maxim~", "Ann")  # the one short form of a name, the cut marked
     assert rows[1][1] == "open" and rows[2][1] == "Maxim~"
     for (lab, _), n in zip(rows[1:], (2, 1)):  # the first players and how many more
-        assert lab == f"#{n} Élodi~ +3"  # the name's one short form (issue 48), not a cut of the row
+        assert lab == f"#{n} Élodi~ +3"  # the name's one short form , not a cut of the row
     assert CLIPS.count == 0, CLIPS.examples
 
 
-def test_a_name_in_player_totals_opens_its_numbers_per_game_issue50(tmp_path, tally):
-    """Issue 50: OK on a name shows that player's plays and wins, win share, best score
+def test_a_name_in_player_totals_opens_its_numbers_per_game(tmp_path, tally):
+    """OK on a name shows that player's plays and wins, win share, best score
     and last date per game, counted as the totals count (the open game is no play);
     the first row switches to the last evening."""
     from companion import export
@@ -113,3 +113,54 @@ def test_a_name_in_player_totals_opens_its_numbers_per_game_issue50(tmp_path, ta
                             (" Best score", str(max(bob))), (" Last played", date)]
     press(app, "ok")                                                                      # the last evening
     assert _labels(app)[0] == ("last evening", "") and _labels(app)[1] == ("Tally", "1/2")
+
+
+# ---------------------------------------------------------------- history rows
+
+
+def test_history_rows_carry_the_game_number_in_one_form_and_name_games_as_their_menus_do(tmp_path):
+    import re
+    from companion.ui.history import KindScreen
+    from companion.ui.screens import play_screen
+    app = make_app(tmp_path)
+    for keys in ("ok,ok,ok,ok,ok", "down,ok,down,ok,ok,ok,ok", "down,down,ok,down,down,ok,ok,ok,ok"):
+        press(app, keys)  # Undercut, Bag of Ice, Bottoms Up: sessions 1, 2, 3
+        app.home()
+    labels = [it.label for it in app.top.items]
+    press(app, ",".join(["down"] * labels.index("History") + ["ok"]))
+    history = app.top
+    kinds = [it.label for it in history.items if it.label != "Player totals"]
+    assert kinds == ["Undercut", "Bag of Ice", "Bottoms Up"]
+    for n, kind in enumerate(kinds, 1):
+        k = [it.label for it in history.items].index(kind)
+        history.index = k
+        press(app, "ok")
+        assert isinstance(app.top, KindScreen)
+        rows = [it.label for it in app.top.items]
+        assert rows == [f"#{n} P1,P2,P3" if kind == "Bag of Ice" else f"#{n} P1,P2,P3,P4"], rows
+        assert all(re.fullmatch(r"#\d+ \S.*", r) for r in rows)
+        press(app, "ok")  # the session: titled as the game's own session menu
+        session = app.resume_session(app.journal.by_number(n).id)
+        assert app.top.title == play_screen(app, session).session_title() == f"{kind} #{n}"
+        press(app, "back,back")
+
+
+# ---------------------------------------------------------------- a damaged session the device continued
+
+
+def test_a_damaged_session_the_device_continued_is_over_on_the_history_screen_too(tmp_path):
+    """Its end event lies past the damage, where the replay stops: the summary
+    (the History screen's, the export's) still counts it as ended, so History
+    neither calls it "open" nor offers to resume it."""
+    from companion.export import session_summary
+    from companion.journal import Journal
+    from companion.ui.history import session_result
+
+    from .test_journal_checksum import _damaged_die_session
+    path = str(tmp_path / "j.db")
+    sid, _other = _damaged_die_session(path)
+    with Journal(path) as j:
+        assert not session_summary(j, j.session(sid)).finished  # damaged, not continued yet
+        j.continue_damaged()
+        s = session_summary(j, j.session(sid))
+        assert s.ended and s.finished and session_result(s) == "end"

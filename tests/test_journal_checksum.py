@@ -190,3 +190,24 @@ def test_the_device_continues_a_damaged_game_and_says_so(tmp_path, capsys):
     moves = lambda rec: [r.get("move") for r in rec if r.get("type") in ("move", "undo")]  # noqa: E731
     got = [json.loads(line) for line in open(tmp_path / "new.json") if line.startswith("{")]
     assert moves(got) == moves(old) and len(moves(old)) == 7
+
+
+# ---------------------------------------------------------------- a continued damaged game, in the singular
+
+
+def test_a_continued_damaged_game_with_one_lost_event_says_so_in_the_singular(tmp_path):
+    from companion.cli import continue_damaged
+    from companion.journal import Journal
+
+    path = str(tmp_path / "k.db")
+    with Journal(path) as j:
+        a = j.start_session("die", {"die": "physical"})
+        j.append(a, "move", {"move": "roll"})
+        j.append(a, "move", {"move": "face S"})
+    data = bytearray(open(path, "rb").read())
+    i = data.index(b'"face S"')
+    data[i + 6] = ord("M")  # the last event damaged: 1 kept, 1 lost
+    open(path, "wb").write(bytes(data))
+    with Journal(path) as j:
+        (line,) = continue_damaged(j)
+    assert "was damaged after 1 event: it goes on as" in line and "1 later event was lost." in line

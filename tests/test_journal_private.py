@@ -1,4 +1,4 @@
-"""The journal at rest (issue 47): readable by the device's user alone wherever
+"""The journal at rest: readable by the device's user alone wherever
 the companion runs, off systemd too (it holds Bottoms Up's ``secret X`` moves)."""
 from __future__ import annotations
 

@@ -119,3 +119,68 @@ def test_a_letter_from_another_page_brings_the_first_page_back(tmp_path):
     assert got == ["Łukasz"] and len(keys) == 28
     _app, kb, got = typed(tmp_path / "cyr", presses_for("Маша")[:-1])  # ш is on the second page
     assert kb.text == "Маша" and PAGES[kb.page][0] == "абв"
+
+
+# ---------------------------------------------------------------- Ł and the keyboard's other letters
+
+
+def _cells(ch: str) -> set[tuple[int, int]]:
+    from companion.ui.glyphs import table
+    rows = table()[2][ch]
+    return {(x, y) for y, r in enumerate(rows) for x in range(6) if r >> (7 - x) & 1}
+
+
+@pytest.mark.parametrize("ch", ["Ł", "ł"])
+def test_a_stroked_l_draws_a_rising_stroke_through_its_stem(ch):
+    cells = _cells(ch)
+    stem = max(range(6), key=lambda x: sum(1 for c in cells if c[0] == x))
+    right = {y for x, y in cells if x > stem and y < 7}  # the stroke, not the foot or the top serif
+    left = {y for x, y in cells if x < stem and 2 < y < 7}
+    assert len(right) >= 2 and left and max(left) > max(right), sorted(cells)  # rising: left low, right high
+    assert cells != _cells("t") and cells != _cells("L" if ch == "Ł" else "l")
+
+
+def test_every_letter_of_the_keyboard_draws_unlike_any_other_in_both_cases():
+    """"Ł" read as "t"; the keyboard's other Latin letters, small and capital (the
+    large font is the same cells, scaled), each draw unlike every other and their base letter
+    (misc-fixed's "Å" was its "Â")."""
+    import unicodedata
+    from companion.ui.glyphs import has_glyph
+    from companion.ui.keyboard import PAGES
+    letters = {c for _tag, chars in PAGES for c in chars if c.isalpha()}
+    letters |= {c.upper() for c in letters if len(c.upper()) == 1 and has_glyph(c.upper())}
+    letters |= set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    letters = {c for c in letters if unicodedata.name(c).startswith("LATIN")}  # Cyrillic А is Latin A's twin
+    drawn: dict[frozenset, str] = {}
+    for c in sorted(letters):
+        assert has_glyph(c), c
+        cells = frozenset(_cells(c))
+        assert cells not in drawn, (c, drawn.get(cells))
+        drawn[cells] = c
+        base = unicodedata.normalize("NFD", c)[0]
+        assert base == c or cells != frozenset(_cells(base)), c
+
+
+# ---------------------------------------------------------------- the keyboard's blank keys
+
+
+def test_no_blank_key_of_any_keyboard_page_can_be_selected(tmp_path):
+    """A blank cell of the "ął" page could be selected, and OK typed nothing.
+    Every arrow from every key of every page lands on a key."""
+    from companion.ui.keyboard import COLS, PAGES, ROWS, NameKeyboard, page_grid
+    from tests.screens_util import press
+    kb = NameKeyboard("Name", "", lambda a, n: None)
+    app = make_app(tmp_path)
+    app.push(kb)
+    for p in range(len(PAGES)):
+        grid = page_grid(p)
+        for r in range(ROWS):
+            for c in range(COLS):
+                if not grid[r][c]:
+                    continue
+                for key in ("up", "down", "left", "right"):
+                    kb.page, kb.pos = p, (r, c)
+                    press(app, key)
+                    assert grid[kb.pos[0]][kb.pos[1]], (PAGES[p][0], (r, c), key, kb.pos)
+    # the Latin accent pages are full; "юяё" has 13 letters in 30 cells
+    assert [sum(not cell for row in page_grid(p) for cell in row) for p in (1, 2, 4)] == [0, 0, 17]

@@ -1,4 +1,4 @@
-"""The games' plug-ins (issue 45): an outcome's detail is a code the plug-in words
+"""The games' plug-ins: an outcome's detail is a code the plug-in words
 (not its English text), the ranking shares a place between ties, and the verdicts
 the screens show are worded below them, the same for any view."""
 from __future__ import annotations

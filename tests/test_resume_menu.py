@@ -27,7 +27,7 @@ def test_resume_offers_the_game_played_last_by_name_and_players(tmp_path):
     app.home()
     app.top.items[1].action(app)
     others = [it.label for it in app.top.items]
-    # no name cut to two letters (issue 48): the first and how many more
+    # no name cut to two letters, which no one can read: the first and how many more
     assert others[0] == "Undercut: Dana +2" and others[1].startswith("Pyramid die")
 
 
@@ -185,7 +185,7 @@ def test_other_games_name_the_players_of_the_one_under_the_cursor(tmp_path):
     CLIPS.reset()
     rows = [it.label for it in app.top.items]
     # one line each: all five names do not fit, the first one and how many more do
-    # "Élodi~ +4" (the name's one short form, issue 48) does not fit: the number of players does
+    # "Élodi~ +4" (the name's one short form) does not fit: the number of players does
     assert sorted(rows) == ["Bottoms Up (5)", "Bottoms Up: Ann +4"]
     seen = []
     for _i in range(2):

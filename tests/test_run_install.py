@@ -1,4 +1,4 @@
-"""`sudo ./run install [--board NAME]` and `sudo ./run uninstall` (issue 51):
+"""`sudo ./run install [--board NAME]` and `sudo ./run uninstall`:
 systemd/README.md's manual steps in one command, idempotent. The real ./run
 runs on a copy of the tree with the system stubbed as in test_run_setup.py:
 apt-get, useradd, usermod, userdel, getent, systemctl and runuser are small

@@ -346,7 +346,7 @@ def test_raspberry_pi_os_on_a_pi_takes_the_os_backends(tmp_path):
 def test_no_root_prints_the_one_command_and_stops(tmp_path, pi):
     """Neither root nor passwordless sudo: run installs nothing, prints the one
     command (only packages the archive has), and stops before pip's compiler
-    error, and (issue 51) before any venv or pip work."""
+    error, and before any venv or pip work (minutes lost for nothing)."""
     m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=pi, uid=1000, gcc=False)
     r = m.run()
     assert r.returncode == 1
@@ -370,7 +370,7 @@ def test_a_build_the_table_does_not_know_still_stops_before_pip_fails(tmp_path):
 
 
 def test_one_stop_names_every_missing_package_before_any_pip_work(tmp_path):
-    """Issue 51: ARM, no sudo, no venv support, no compiler, no headers: the
+    """ARM, no sudo, no venv support, no compiler, no headers: the
     first ./run names python3-venv, python3-dev and gcc in one command and
     stops before any venv or pip work (it used to stop twice, the second time
     after minutes of pip). Once they are installed, the next ./run goes through."""
@@ -458,7 +458,7 @@ def _pytest_env(m: Machine) -> str:
 
 
 def test_run_test_emulated_says_once_and_installs_no_chromium(tmp_path):
-    """Issue 51: an arm64 root emulated on a PC (qemu-user: /proc/cpuinfo is the
+    """An arm64 root emulated on a PC (qemu-user: /proc/cpuinfo is the
     host's): ./run test says once that the browser tests will be skipped, asks
     apt for no Chromium, and the suite gets the reason (COMPANION_NO_BROWSER)."""
     m = Machine(tmp_path, arch="aarch64", archive=DEBIAN, pi=False, uid=0, headers=True)

@@ -128,3 +128,18 @@ def test_a_damaged_schema_text_is_salvaged(tmp_path, monkeypatch, needle, new):
     with open_journal(None, notes) as j:
         assert [len(j.events(s)) for s in ids] == [4, 4, 4]
     assert "Saved 3 sessions (15 events); 0 events could not be read." in notes
+
+
+# ---------------------------------------------------------------- what salvage says, in the singular
+
+
+def test_salvage_says_1_session_and_1_event_in_the_singular(tmp_path, monkeypatch):
+    from companion.cli import open_journal
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    path = str(tmp_path / "journal.db")
+    _journal(path, sessions=1, moves=0)
+    data = open(path, "rb").read()
+    open(path, "wb").write(data.replace(b"time TEXT", b"tame TEXT", 1))  # its schema's text damaged
+    notes: list[str] = []
+    open_journal(None, notes).close()
+    assert "Saved 1 session (1 event); 0 events could not be read." in notes

@@ -1,10 +1,15 @@
-"""Reference PNGs of the shared screens.
+"""Reference PNGs of the shared screens; long pages, the main menu's cursor, and
+undo by hold BACK on every screen a game shows.
 
 Regenerate: COMPANION_UPDATE_REFERENCE=1 ./run test tests/test_screens.py
 """
+import random
+
 import pytest
 
 from companion.io import Key
+from companion.ui.bottoms_up import SecretTour
+from companion.ui.widgets import Confirm
 
 from .screens_util import assert_matches_reference, make_app, press
 
@@ -140,3 +145,76 @@ def test_the_start_player_tool_names_the_pick(tmp_path, language):
     finally:
         draw.DRAWN = None
         i18n.set_language("en")
+
+
+# ---------------------------------------------------------------- long pages, the main menu's cursor, undo on every screen
+
+
+def test_a_page_of_three_screens_shows_its_end_on_the_first_ok_and_closes_on_the_next(tmp_path):
+    """A 4-turn-in "Only one move" page (a Report, as the round summary) took an
+    OK a screen; the round summary's first OK shows its end: every long page does."""
+    from companion.ui.common import Report
+    app = make_app(tmp_path)
+    page = Report("Only one move", [f"P1 turns in a TREE {k}: +{k}" for k in range(13)])
+    app.push(page)
+    assert len(page.lines) > 2 * page.shown
+    press(app, "ok")
+    assert app.top is page and page.offset + page.shown == len(page.lines) and not page.unseen()
+    press(app, "ok")
+    assert app.top is not page
+
+
+@pytest.mark.parametrize("entry,out", [("History", "back"), ("Settings", "back"), ("About", "ok"),
+                                       ("Scoreboard page", "back")])
+def test_the_main_menu_keeps_its_cursor_after_a_screen_of_its_own(tmp_path, entry, out):
+    app = make_app(tmp_path)
+    press(app, "ok,ok,ok,ok,ok")  # an Undercut game: the menu has Resume
+    app.home()
+    menu = app.top
+    labels = [it.label for it in menu.items]
+    k = labels.index(entry)
+    press(app, ",".join(["down"] * k + ["ok", out]))
+    assert app.top is menu and menu.index == k, (labels, menu.index)
+    press(app, "ok")
+    app.home()  # sent home (a game left, a session ended): the first entry
+    assert app.top is menu and menu.index == 0
+    press(app, ",".join(["down"] * k))
+    new = labels.index("New game")  # a game's way in: back home, the cursor is on Resume as before
+    press(app, ",".join(["up"] * (k - new) + ["ok", "back"]))
+    assert app.top is menu and menu.index == 0
+
+
+@pytest.mark.parametrize("game", ["undercut", "bag_of_ice", "bottoms_up"])
+def test_hold_back_asks_the_undo_on_every_screen_a_game_shows(tmp_path, game):
+    """Undo must work from every screen of a game. Along the bench's scripted
+    game, on every screen over a game (but the secret colors and the boxes), hold BACK
+    asks the undo question (or says there is nothing to undo); Keep changes nothing."""
+    import bench.scripts as scripts
+    from companion.config import Settings
+    from companion.journal import Journal
+    from companion.ui.app import App
+    from companion.ui.base import SessionScreen
+    from companion.ui.widgets import Message
+    scripts._load_games()
+    app = App(Journal(str(tmp_path / "j.db")), Settings(), rng=random.Random(3))
+    kinds = set()
+    for name in scripts.GAME_SCRIPTS[game](True):
+        top = app.top
+        if any(isinstance(s, SessionScreen) for s in app.stack) and not top.overlay \
+                and not isinstance(top, SecretTour):
+            stack, events = list(app.stack), app.journal.count()
+            app.handle(Key.HOLD_BACK)
+            if isinstance(app.top, Message):
+                assert app.top.text == "Nothing to undo yet.", app.top.text
+                app.handle(Key.OK)
+            else:
+                assert isinstance(app.top, Confirm) and app.top.title == "Undo", type(top).__name__
+                app.handle(Key.UP)
+                app.handle(Key.OK)  # Keep
+            kinds.add(type(top).__name__)
+            if app.stack != stack:  # a result page closes first (and asks over its game): as before
+                assert all(s in stack for s in app.stack) and app.journal.count() == events
+                continue
+            assert app.journal.count() == events
+        app.handle(Key.parse(name))
+    assert len(kinds) >= 4, kinds

@@ -72,7 +72,7 @@ def test_a_number_picker_with_choices_stops_at_its_ends(tmp_path):
     app.push(p)
     press(app, "down")
     assert p.value == 0
-    press(app, "right,right,right,right")  # a step a press on a few values (issue 48), then the end
+    press(app, "right,right,right,right")  # a step a press where the values are few (RIGHT reads as one more), then the end
     assert p.value == 300
     press(app, "up,ok")
     assert got == [300]

@@ -1,4 +1,4 @@
-"""Issue 50: the players' numbers per game (companion/stats.py), from the same
+"""The players' numbers per game (companion/stats.py), from the same
 summaries the History screen and the exports use, counted as History counts."""
 from __future__ import annotations
 

@@ -212,7 +212,7 @@ def test_one_ok_rolls_and_draws_B4(tmp_path):
             assert [r.label] + r.right.split() == [
                 {Size.SMALL: "small", Size.MEDIUM: "medium", Size.LARGE: "large"}[s],
                 apart(st.bust_chance(s), [st.bust_chance(z) for z in face.sizes]), avg(o.expected)]
-        press(app, "ok")  # the cursor on the hint's size (issue 48)
+        press(app, "ok")  # the cursor on the hint's size, not against the advice
         assert moves(app)[n0 + 2:n0 + 4][0] == f"size {adv.size_choice[face].letter}"
         seen_two += 1
     assert seen_one and seen_two
@@ -821,3 +821,20 @@ def test_the_turn_screen_says_the_bust_chance_and_the_total_in_every_language(tm
     finally:
         draw.DRAWN = None
         i18n.set_language("en")
+
+
+# ---------------------------------------------------------------- the roll-off page (B-3)
+
+
+def test_right_pages_the_bag_of_ice_roll_off_page_before_closing_it_B3(tmp_path):
+    from companion.ui.bag_of_ice import BagOfIceScreen, Summary
+    app = make_app(tmp_path)
+    press(app, "ok,down,ok,up,up,up,up,up,ok,ok,ok")  # Bag of Ice, 8 players, the defaults: roll-off
+    page = app.top
+    assert isinstance(page, Summary) and page.title == "Roll-off" and len(page.lines) > page.shown
+    press(app, "right")  # the other rolls
+    assert app.top is page and page.offset + page.shown == len(page.lines)
+    press(app, "left")
+    assert app.top is page and page.offset == 0
+    press(app, "right,right")  # at the end, RIGHT closes it
+    assert isinstance(app.top, BagOfIceScreen)

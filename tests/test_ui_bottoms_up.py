@@ -7,6 +7,7 @@ Regenerate the reference PNGs after a deliberate change of the drawing:
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -17,15 +18,16 @@ from companion.i18n import _ as tr
 from companion.cli import main
 from companion.config import Settings
 from companion.games.bottoms_up import COLORS, new_game
+from companion.io import Key
 from companion.journal import Journal
 from companion.pieces import Piece, Size
-from companion.ui.bottoms_up import (TITLE_CHARS, BottomsUpScreen, Pages, ScoreBoard, SecretTour, TargetPicker,
-                                     presses_for_place)
+from companion.ui.bottoms_up import (TITLE_CHARS, BottomsUpScreen, HoldToSee, Pages, ScoreBoard, SecretTour,
+                                     TargetPicker, presses_for_place)
 from companion.ui.bottoms_up_check import TableField
 from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, Message
 
-from .screens_util import assert_matches_reference, make_app, press, read_through
+from .screens_util import assert_hold_back_undoes_from_here, assert_matches_reference, make_app, press, read_through
 
 P = Piece.parse
 
@@ -1024,3 +1026,148 @@ def test_left_and_right_lower_and_raise_the_stash_as_they_do_the_bag_of_ice_targ
     assert stash() == 5
     press(app, "ok")
     assert stash() == 4  # OK: the next shorter game
+
+
+# ---------------------------------------------------------------- the secret colors from the session menu (BU-3)
+
+
+def in_game_tour(tmp_path, seed: int = 7):
+    """A Bottoms Up game after the opening (P1 to play); the session menu's Secret colors."""
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING, seed=seed)
+    assert isinstance(app.top, BottomsUpScreen)
+    press(app, "back,ok")  # Secret colors: the session menu's first entry
+    assert isinstance(app.top, SecretTour) and app.top.from_menu
+    return app
+
+
+def test_in_game_secret_colors_behave_as_the_opening_ones_BU3(tmp_path):
+    app = in_game_tour(tmp_path)
+    tour = app.top
+    events = len(game_screen(app).session.events)
+    secrets = secret_frames(app)
+    st = state(app)
+    assert tour.seat == st.active == 0
+    press(app, "ok")  # a tap: the box, as at the opening, not the game
+    assert isinstance(app.top, HoldToSee) and "hold OK" in app.top.text
+    img = press(app, "hold-ok")  # a hold there shows the color
+    assert app.top is tour and tour.showing and img.tobytes() in secrets
+    img = press(app, "release")
+    assert img.tobytes() not in secrets
+    # the pass goes round: the next player's turn to look, no trip back to the game
+    assert app.top is tour and tour.seat == 1 and tour.seen == {0}
+    for seat in (1, 2, 3):
+        assert tour.seat == seat
+        assert press(app, "hold-ok").tobytes() in secrets
+        press(app, "release")
+    assert tour.final and app.top is tour
+    assert "Pass to P1:" in _texts(app)
+    press(app, "hold-ok,release")  # everyone has seen: a hold shows nothing, plays nothing
+    assert app.top is tour and not tour.showing
+    press(app, "ok")
+    assert isinstance(app.top, BottomsUpScreen)
+    assert len(game_screen(app).session.events) == events
+
+
+def test_the_in_game_pass_starts_with_the_player_to_play_and_goes_round(tmp_path):
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+    press(app, "ok,ok,ok")  # P1 takes a red small... on A
+    while not isinstance(app.top, BottomsUpScreen):
+        press(app, "ok")
+    assert state(app).active == 1
+    press(app, "back,ok")
+    tour = app.top
+    assert isinstance(tour, SecretTour) and tour.seat == 1
+    press(app, "hold-ok,release,hold-ok,release,hold-ok,release")
+    assert tour.seat == 0 and not tour.final
+    press(app, "ok")
+    assert isinstance(app.top, HoldToSee) and app.top.text.endswith("Still to look: P1.")
+
+
+def test_back_leaves_the_in_game_secret_colors_at_once(tmp_path):
+    app = in_game_tour(tmp_path)
+    press(app, "hold-ok,release,back")
+    assert isinstance(app.top, BottomsUpScreen)
+
+
+def _texts(app) -> str:
+    from companion.ui import draw
+    seen: list[str] = []
+    old = draw.Canvas.text
+
+    def spy(self, x, y, s, *a, **k):
+        seen.append(s)
+        return old(self, x, y, s, *a, **k)
+    draw.Canvas.text = spy
+    try:
+        app.frame()
+    finally:
+        draw.Canvas.text = old
+    return "\n".join(seen)
+
+
+WALK_KEYS = ["ok", "hold-ok", "release", "up", "down", "left", "right", "hold-back", "back"]
+
+
+def _walk(app, keys) -> None:
+    """Press ``keys`` while the secret colors (or a box over them) are on top."""
+    for k in keys:
+        top = app.top
+        over_tour = len(app.stack) > 1 and isinstance(app.stack[-2], SecretTour)
+        if not (isinstance(top, SecretTour) or over_tour and isinstance(top, (HoldToSee, Confirm))):
+            return
+        app.handle(Key.parse(k))
+        app.frame()
+
+
+@pytest.mark.parametrize("where", ["opening", "in game"])
+def test_no_hold_or_tap_on_the_secret_colors_ever_journals_a_move(tmp_path, where):
+    """Every sequence of 4 keys, then 300 random walks of 12,
+    on the opening tour and on the session menu's: nothing is journaled."""
+    make = (lambda p: started(p, DEVICE_4)) if where == "opening" else in_game_tour
+    app = make(tmp_path / "walk")
+    count = app.journal.count()
+    stack = list(app.stack)
+    tour = app.top
+    seat = tour.seat
+    rng = random.Random(39)
+    walks = [list(w) for w in itertools.product(WALK_KEYS, repeat=4)]
+    walks += [[rng.choice(WALK_KEYS) for _ in range(12)] for _ in range(300)]
+    for walk in walks:
+        _walk(app, walk)
+        assert app.journal.count() == count, walk
+        # back on the tour, as it was opened, for the next walk
+        del app.stack[:]
+        app.stack.extend(stack)
+        tour.showing = tour.final = False
+        tour.seen.clear()
+        tour.seat = seat
+
+
+# ---------------------------------------------------------------- hold BACK: undo from the size and target lists
+
+
+def test_hold_back_undoes_from_the_bottoms_up_size_and_target_lists(tmp_path):
+    from companion.ui.bottoms_up import SizeStage, TargetPicker
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+    press(app, "ok")  # red: its sizes
+    assert isinstance(app.top, SizeStage)
+    assert_hold_back_undoes_from_here(app, BottomsUpScreen)  # P4's opening small
+    press(app, "ok")  # P4's small again (the first color left)
+    press(app, "ok,ok")  # P1: red, small: where?
+    assert isinstance(app.top, TargetPicker)
+    assert_hold_back_undoes_from_here(app, BottomsUpScreen)
+
+
+# ---------------------------------------------------------------- a long result page (BU-13)
+
+
+def test_a_bottoms_up_result_does_not_close_on_the_first_ok_while_more_is_below_BU13(tmp_path):
+    from companion.ui.bottoms_up import Pages
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING)
+    press(app, "down,right,ok,down,ok")  # P1: bM on A, blue: green; the turn's result
+    page = app.top
+    assert isinstance(page, Pages) and len(page.lines) > page.shown
+    press(app, "ok")
+    assert app.top is page and page.offset + page.shown == len(page.lines)
+    press(app, "ok")
+    assert isinstance(app.top, BottomsUpScreen)

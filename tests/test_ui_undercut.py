@@ -16,7 +16,7 @@ from companion.pieces import Piece
 from companion.ui.undercut import BidPicker, Report, ScoreScreen, UndercutScreen
 from companion.ui.widgets import Confirm, Message
 
-from .screens_util import assert_matches_reference, make_app, press
+from .screens_util import assert_hold_back_undoes_from_here, assert_matches_reference, make_app, press
 
 P = Piece.parse
 
@@ -223,7 +223,7 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
 
     # P3 tries rM on A: 2 pips/1 piece is not lower than 2 pips/1 piece (U-9)
     before = state(app)
-    press(app, "ok,down,down,ok")  # every stack has a bid: the cursor on A, not Pass (issue 48)
+    press(app, "ok,down,down,ok")  # every stack has a bid: the cursor on A, not Pass: a habitual OK must not open Pass
     assert isinstance(app.top, BidPicker)
     assert_matches_reference(app.frame(), "undercut_bid_picker")
     press(app, "ok")
@@ -243,7 +243,7 @@ def test_full_table_auction_bids_undercut_and_pass_U7_to_U11(tmp_path):
     assert isinstance(app.top, Report) and app.top.title == "Bid undercut"
     press(app, "ok")
 
-    # P1 passes: every stack has a bid, the cursor on A (issue 48), UP wraps to Pass;
+    # P1 passes: every stack has a bid, the cursor on A, UP wraps to Pass;
     # small; the table draws rS
     press(app, "up,ok")
     assert isinstance(app.top, Message) is False
@@ -356,7 +356,7 @@ def test_a_virtual_round_keeps_75_pieces_and_resumes_on_the_same_screen(tmp_path
     assert len(st.piece_census()) == 75
     for _ in range(3):
         press(app, "ok,ok")  # zero bids on A, B, C (U-9)
-    press(app, "up,ok,ok")  # P4 passes (UP wraps from A to Pass, issue 48), small
+    press(app, "up,ok,ok")  # P4 passes (UP wraps from A to Pass), small
     st = state(app)
     assert st.round == 2 and st.start == 3 and st.scores()[3] >= 1 and len(st.piece_census()) == 75
     while not isinstance(app.top, UndercutScreen):
@@ -483,7 +483,7 @@ def test_ok_on_a_long_round_summary_shows_its_end_before_closing_it_U11(tmp_path
     assert state(app).n == 5 and len(state(app).stacks) == 4  # U-7
     for _ in range(4):
         press(app, "ok,ok")  # zero bids on A to D (U-9)
-    press(app, "up,ok,ok")  # P5 passes (UP wraps from A to Pass, issue 48), small (U-11)
+    press(app, "up,ok,ok")  # P5 passes (UP wraps from A to Pass), small (U-11)
     top = app.top
     assert isinstance(top, Report) and top.title == "Round 1 over"
     assert len(top.lines) > top.shown and top.lines[-1] == "P5 starts round 2."
@@ -506,7 +506,7 @@ def test_pages_open_when_the_app_stopped_are_shown_again_on_resume_U11(tmp_path)
         press(app, "ok")
     for _ in range(4):
         press(app, "ok,ok")  # zero bids on A to D (U-9)
-    press(app, "up,ok,ok")  # P5 passes (UP wraps from A to Pass, issue 48), small (U-11)
+    press(app, "up,ok,ok")  # P5 passes (UP wraps from A to Pass), small (U-11)
     shown = [(s.title, s.lines) for s in reversed(app.stack) if isinstance(s, Report)]
     assert shown[0][0] == "Round 1 over"
     after = state(app)
@@ -661,3 +661,24 @@ def test_stacks_from_the_tray_with_long_colour_words_fit_two_screens_U7():
     assert lines == ["large/medium/small", "A: yellow/yellow/", "   yellow", "B: green/blue/red",
                      "C: yellow/yellow/", "   green", "D: black/black/black"]
     assert all(len(t) <= 20 for t in lines)
+
+
+# ---------------------------------------------------------------- hold BACK: undo from the bid picker and the pass size
+
+
+def test_hold_back_undoes_from_the_undercut_bid_picker_and_the_pass_size(tmp_path):
+    from companion.ui.undercut import BidPicker, UndercutScreen
+    app = make_app(tmp_path)
+    press(app, FULL_3_PHYSICAL + "," + SETUP_DRAWS + "," + STACK_DRAWS + ",ok,down,down,ok,ok,ok,ok")
+    st = game_screen_of(app, UndercutScreen).session.state
+    assert st.phase == "bidding" and all(st.bids)
+    press(app, "up,ok")  # P3 passes (every stack has a bid, the cursor on A: UP wraps to Pass)
+    assert app.top.title == "Pass: which size?"
+    assert_hold_back_undoes_from_here(app, UndercutScreen)  # P2's bid undone
+    press(app, "ok")  # P2 at the auction again: open the bid picker
+    assert isinstance(app.top, BidPicker)
+    assert_hold_back_undoes_from_here(app, UndercutScreen)
+
+
+def game_screen_of(app, kind):
+    return next(s for s in reversed(app.stack) if isinstance(s, kind))

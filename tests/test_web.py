@@ -1,7 +1,10 @@
 """The scoreboard page: the secret, the methods, the headers, the
 limits, the stream and its catch-up, a restart in the middle of a stream, and
-the page following the app. Plain HTTP against a real uvicorn on loopback
-(hardware/web_server.py) or Starlette's TestClient (no socket)."""
+the page following the app; the device's QR screen for the page, and the
+page's secret kept in the state directory, never in the settings; a TV's remote
+finding the page however the address is typed, the worker, the named
+downloads. Plain HTTP against a real uvicorn on loopback (hardware/web_server.py)
+or Starlette's TestClient (no socket)."""
 from __future__ import annotations
 
 import http.client
@@ -18,8 +21,12 @@ from companion import public
 from companion.journal import Journal
 from companion.session import Session
 from companion.web import Board, WebApp, new_secret, valid_secret
+from companion.ui.widgets import Confirm
 from hardware import web_server
 from hardware.web_server import WebServer
+
+from .screens_util import HAND, built, drawn_texts, make_app, press
+from .web_util import finished
 
 
 def free_port() -> int:
@@ -559,3 +566,174 @@ def test_the_page_starts_after_the_first_frame_and_is_closed_with_the_app(tmp_pa
     app = App(off, Settings(web="off"))
     assert _page(app, Loop(app, None, _q.Queue()), simulator=True) == [] and app.web is None
     off.close()
+
+
+# ---------------------------------------------------------------- the device's QR screen for the page
+
+
+class _Link:
+    def __init__(self, address: str):
+        self.address = address
+        self.problem = ""
+        self.renewed = 0
+
+    def renew(self, app) -> None:
+        self.renewed += 1
+        self.address = self.address[:-3] + "xy/"
+
+
+URL = "http://192.168.1.20:8032/Il1lI0OoAbCdEf_-/"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_qr_screen_has_a_heading_and_says_what_to_do(tmp_path, lang):
+    from companion.config import Settings
+    from companion.i18n import _
+    from companion.ui.draw import CLIPS
+    from companion.ui.join import JoinScreen
+    app = make_app(tmp_path, settings=Settings(language=lang))
+    app.web = _Link(URL)
+    app.push(JoinScreen())
+    CLIPS.reset()
+    texts = drawn_texts(app)
+    assert texts[0] == _("Scoreboard")
+    assert " ".join(texts[1:4]) == _("Scan with a phone on this Wi-Fi")
+    assert " ".join(texts[4:]) == _("↓ address as text")
+    press(app, "down")  # the address written out
+    texts = drawn_texts(app)
+    assert texts[0] == _("Page address") and texts[1:4] == ["http://", "192.168.1.20:8032", "/Il1lI0OoAbCdEf_-/"]
+    assert CLIPS.count == 0, CLIPS.examples
+
+
+def test_the_written_address_keeps_its_scheme_and_draws_1_l_and_I_apart(tmp_path):
+    from companion.ui.draw import CHAR_W, LINE_H, TITLE_H
+    from companion.ui.join import JoinScreen, address_lines
+    assert address_lines(URL, 21) == ["http://", "192.168.1.20:8032", "/Il1lI0OoAbCdEf_-/"]
+    assert address_lines("http://10.0.0.2:80/abc/", 21) == ["http://10.0.0.2:80", "/abc/"]
+    assert address_lines("http://10.0.0.2:80/a/", 21) == ["http://10.0.0.2:80/a/"]
+    for width in (10, 14, 21):
+        lines = address_lines(URL, width)
+        assert "".join(lines) == URL and all(len(x) <= width for x in lines)
+    app = make_app(tmp_path)
+    app.web = _Link(URL)
+    app.push(JoinScreen())
+    img = press(app, "down")
+    y = TITLE_H + 1 + 2 * LINE_H  # the secret's line: "/Il1lI0O..."
+    cells = [img.crop((1 + i * CHAR_W, y, 1 + (i + 1) * CHAR_W, y + LINE_H)).tobytes() for i in range(6)]
+    assert len({cells[1], cells[2], cells[3]}) == 3  # I, l, 1 each its own
+    assert cells[2] == cells[4] and cells[1] == cells[5]  # the same letter alike
+
+
+def test_ok_on_the_qr_screen_never_preselects_a_new_address_and_the_question_is_whole(tmp_path):
+    from companion.config import Settings
+    from companion.ui.draw import CLIPS
+    from companion.ui.join import JoinScreen
+    for lang in ("en", "fr"):
+        app = make_app(tmp_path / lang, settings=Settings(language=lang))
+        app.web = link = _Link(URL)
+        screen = JoinScreen()
+        app.push(screen)
+        press(app, "ok,ok")  # OK, OK: back on the code, nothing renewed
+        assert app.top is screen and link.renewed == 0
+        CLIPS.reset()
+        press(app, "ok,down,ok")  # New address: the question
+        assert isinstance(app.top, Confirm) and app.top.index == 0  # the harmless answer first
+        app.frame()
+        assert CLIPS.count == 0, CLIPS.examples
+        press(app, "right,ok")
+        assert link.renewed == 1 and app.top is screen and screen.address == link.address
+
+
+# ---------------------------------------------------------------- the page's secret: in the state directory, never in the settings
+
+
+def test_the_page_secret_lives_in_the_state_directory_0600_and_never_in_the_settings(tmp_path):
+    import stat
+    from hardware.web_server import PageService
+    app, cfg = built(tmp_path, HAND)
+    page = PageService(app, simulator=True)
+    secret_file = tmp_path / "state" / "web_secret"
+    secret = secret_file.read_text().strip()
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    assert page.address.endswith(f"/{secret}/") and len(secret) >= 16
+    assert cfg.read_text(encoding="utf-8") == HAND  # the settings file untouched
+    page.renew(app)  # New address: a new secret, in the same place
+    again = secret_file.read_text().strip()
+    assert again != secret and page.address.endswith(f"/{again}/")
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    assert cfg.read_text(encoding="utf-8") == HAND
+    app.journal.close()
+    app, cfg = built(tmp_path, None)  # the next start keeps it
+    assert PageService(app, simulator=True).address.endswith(f"/{again}/")
+    app.journal.close()
+
+
+def test_a_secret_an_older_version_wrote_into_the_settings_moves_to_the_state_directory(tmp_path):
+    import stat
+    from companion import config
+    from hardware.web_server import PageService
+    old = config.dumps(config.Settings(players=("Ann",), contrast=90, web_secret="A" * 16))  # every key
+    assert old.startswith("# Pyramid Table Companion settings") and "web_secret" in old
+    app, cfg = built(tmp_path, old)
+    page = PageService(app, simulator=True)
+    assert page.address.endswith("/" + "A" * 16 + "/")  # the same address: open pages go on
+    secret_file = tmp_path / "state" / "web_secret"
+    assert secret_file.read_text().strip() == "A" * 16 and stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    text = cfg.read_text(encoding="utf-8")
+    assert "web_secret" not in text and text == "".join(
+        line for line in old.splitlines(keepends=True) if not line.startswith("web_secret"))
+    app.journal.close()
+
+
+def test_a_secret_the_user_chose_is_used_and_left_in_their_file(tmp_path):
+    from hardware.web_server import PageService
+    mine = HAND + 'web_secret = "our-own-secret-16"\n'
+    app, cfg = built(tmp_path, mine)
+    assert PageService(app, simulator=True).address.endswith("/our-own-secret-16/")
+    assert cfg.read_text(encoding="utf-8") == mine and not (tmp_path / "state" / "web_secret").exists()
+    app.journal.close()
+
+
+# ---------------------------------------------------------------- a finished game's ways in: a TV's remote, the worker, the downloads
+
+
+@pytest.fixture
+def finished_client(tmp_path):
+    """A finished two-player Bag of Ice game on the board, and a client that does not follow redirects."""
+    journal = Journal(str(tmp_path / "finished.db"))
+    s = finished(journal, "bag_of_ice", {"players": ["Ann", "Bob"]}, 5)
+    board = Board()
+    publish(board, s)
+    secret = new_secret()
+    with TestClient(WebApp(board, journal.path, secret), follow_redirects=False) as c:
+        yield c, secret, s
+    journal.close()
+
+
+@pytest.mark.parametrize("typed, page", [("", ""), ("/tv/", "tv"), ("/TV", "tv"), ("/Tv/", "tv"),
+                                         ("/history/", "history"), ("/HISTORY", "history")])
+def test_a_tv_remote_finds_the_page_however_the_address_is_typed(finished_client, typed, page):
+    c, secret, _s = finished_client
+    r = c.get(f"/{secret}{typed}")
+    assert r.status_code == 308 and r.headers["location"] == f"/{secret}/{page}"
+    assert c.get(r.headers["location"]).status_code == 200
+    assert c.get(f"/WRONGSECRETWRONGSECRET{typed}").status_code == 404  # still nothing without the secret
+
+
+def test_the_worker_is_served(finished_client):
+    c, secret, _s = finished_client
+    r = c.get(f"/{secret}/static/worker.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert "EventSource" in r.text
+
+
+def test_downloads_are_named_for_what_they_are_and_the_history_has_scores(finished_client):
+    c, secret, s = finished_client
+    for fmt, name in (("json", "bag-of-ice-1.jsonl"), ("csv", "bag-of-ice-1.csv"), ("png", "bag-of-ice-1.png")):
+        r = c.get(f"/{secret}/export/1.{fmt}")
+        assert r.status_code == 200 and f'filename="{name}"' in r.headers["content-disposition"]
+    h = json.loads(c.get(f"/{secret}/history.json").text)
+    g = h["games"][0]
+    assert g["scores"] == list(s.state.scores()) and g["files"]["json"] == "bag-of-ice-1.jsonl"
+    assert g["result"].startswith("Winner: ")
+    assert h["labels"]["json"] == "record (JSON lines)"

@@ -220,7 +220,7 @@ def test_nothing_by_color_alone_and_every_piece_stands_out(browser, table, dark)
     assert len(m["winners"]) == len(v["winners"]) and all(w and w.startswith("★ ") for w in m["winners"])
     assert m["pieces"] and all(label and " " in label and letter for label, letter in m["pieces"])
     assert {label for label, _ in m["pieces"]} <= set(v["piece_names"].values())  # "pM" is "purple medium"
-    assert m["changed"] == []  # over: the winner banner says what counts, no last change boxed under it (issue 46)
+    assert m["changed"] == []  # over: the winner banner says what counts, no last change boxed under it
     ratios = browser.execute_script(EDGES)
     assert ratios and min(ratios) >= 3.0, min(ratios)
     s2, board2, srv2 = table("bag_of_ice", 3, 10)

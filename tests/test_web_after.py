@@ -1,4 +1,4 @@
-"""Issue 50 in a real browser: the "Log this play in BG Stats" link on the phone page,
+"""The end of a game in a real browser: the "Log this play in BG Stats" link on the phone page,
 a seat page and the History page (its href followed: the play it carries is the
 records'), the chart at the end and in History (its table's numbers against the
 CSV rows written out by hand), the Players page (its numbers against the replayed
@@ -113,7 +113,7 @@ def test_the_phone_page_links_the_play_to_bg_stats_and_shows_the_chart(browser, 
 
 
 def test_a_seat_page_has_the_link_at_the_end_and_none_before(browser, tmp_path):
-    """Each seat page (issue 41) shows the same link once the game is over (its last view
+    """Each seat page shows the same link once the game is over (its last view
     is the public one), and none while the game goes on (V-1)."""
     from bench.stale import finish
     from bench.live import LiveTable

@@ -1,4 +1,4 @@
-"""The page follows what the device shows (issue 45, RULINGS V-4): it keeps the
+"""The page follows what the device shows (RULINGS V-4): it keeps the
 winner while the device shows its end pages (Bag of Ice's winning bank, Bottoms
 Up's scores and what scored), it never runs ahead of the device (a bust still on
 screen, Undercut's "Who passed?", the secret-color round from the menu), and the

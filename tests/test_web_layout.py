@@ -1,4 +1,4 @@
-"""The scoreboard page's layout, walked through every game's phases (issue 46): the
+"""The scoreboard page's layout, walked through every game's phases: the
 opening, a turn, a score change, a Bag of Ice bust and size choice, an Undercut
 auction with its bids and hands (the full-table level), the end with its winner(s),
 at 1920x1080 and 960x540 on /tv with 2 to 5 players, and on a phone 320 and 390

@@ -1,4 +1,4 @@
-"""The scoreboard page, round three (issue 46), without a browser: tied players
+"""The scoreboard page's words, without a browser: tied players
 share a place (1, 1, 3) in a shared Bottoms Up win (BU-12) and a tied Undercut
 (U-13), whose tie-break figures the page gives as the device's winner screen
 does (U-14); French typography by the catalog's rules (a narrow no-break space

@@ -5,17 +5,14 @@ change that stands out (a score, a Bag of Ice bust, an undo), the Bag of Ice
 screen's odds and advice taken from the device's own code (B-9, B-10), the
 roll-off in pips, the Bottoms Up secret colors named and what each scored (BU-3,
 BU-11), pieces in words, the page following the device's screen, French words,
-no ruling ids in what players read; and the server's new ways in (a TV's
-remote: no trailing slash, /tv/, /TV), the named downloads, the history's scores."""
+no ruling ids in what players read."""
 from __future__ import annotations
 
-import json
 import random
 import re
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 
 from companion import public
 from companion.shown import Shown
@@ -28,8 +25,8 @@ from companion.session import Session
 from companion.ui import bag_of_ice as boi_ui
 from companion.words import page
 from companion.words.pieces import color_word, size_word
-from companion.web import Board, WebApp, new_secret
-from tests.web_util import finished, publish
+from companion.web import Board
+from tests.web_util import finished
 
 RULING_ID = re.compile(r"\b(U|B|BU|V)-\d+\b")
 
@@ -213,7 +210,7 @@ def test_pieces_in_words():
     assert "pieces" not in public.labels()  # only the pieces a table shows are named (V-1)
     assert public.piece_names_in({"drawn": ["yS", "pM"], "phase": "decide"}) == {
         "pM": "purple medium", "yS": "yellow small"}
-    # a secret color once public is a mark beside its seat's score (issue 45: generic blocks)
+    # a secret color once public is a mark beside its seat's score (a generic block: the page names no game)
     assert public.piece_names_in({"marks": [{"cls": "secret", "piece": "wM", "text": "white"}, None],
                                   "field": []}) == {"wM": "white medium"}
 
@@ -290,45 +287,3 @@ def test_no_ruling_ids_in_what_players_read(journal, game, setup):
     assert seen > 3
     for text in strings(public.labels()):
         assert not RULING_ID.search(text), text
-
-
-# ---------------------------------------------------------------- the server
-
-
-@pytest.fixture
-def client(journal):
-    s = finished(journal, "bag_of_ice", {"players": ["Ann", "Bob"]}, 5)
-    board = Board()
-    publish(board, s)
-    secret = new_secret()
-    with TestClient(WebApp(board, journal.path, secret), follow_redirects=False) as c:
-        yield c, secret, s
-
-
-@pytest.mark.parametrize("typed, page", [("", ""), ("/tv/", "tv"), ("/TV", "tv"), ("/Tv/", "tv"),
-                                         ("/history/", "history"), ("/HISTORY", "history")])
-def test_a_tv_remote_finds_the_page_however_the_address_is_typed(client, typed, page):
-    c, secret, _s = client
-    r = c.get(f"/{secret}{typed}")
-    assert r.status_code == 308 and r.headers["location"] == f"/{secret}/{page}"
-    assert c.get(r.headers["location"]).status_code == 200
-    assert c.get(f"/WRONGSECRETWRONGSECRET{typed}").status_code == 404  # still nothing without the secret
-
-
-def test_the_worker_is_served(client):
-    c, secret, _s = client
-    r = c.get(f"/{secret}/static/worker.js")
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
-    assert "EventSource" in r.text
-
-
-def test_downloads_are_named_for_what_they_are_and_the_history_has_scores(client):
-    c, secret, s = client
-    for fmt, name in (("json", "bag-of-ice-1.jsonl"), ("csv", "bag-of-ice-1.csv"), ("png", "bag-of-ice-1.png")):
-        r = c.get(f"/{secret}/export/1.{fmt}")
-        assert r.status_code == 200 and f'filename="{name}"' in r.headers["content-disposition"]
-    h = json.loads(c.get(f"/{secret}/history.json").text)
-    g = h["games"][0]
-    assert g["scores"] == list(s.state.scores()) and g["files"]["json"] == "bag-of-ice-1.jsonl"
-    assert g["result"].startswith("Winner: ")
-    assert h["labels"]["json"] == "record (JSON lines)"

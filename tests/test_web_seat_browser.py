@@ -56,7 +56,7 @@ def test_a_seat_page_from_the_devices_code_shows_the_color_only_while_held(brows
         chain.click_and_hold(btn).pause(0.6).perform()
         held = until(browser, lambda g: g["color"] != "")
         assert held["color"] == color["color_word"]
-        assert browser.execute_script(box) == height  # the box keeps its size: the page does not jump (issue 46)
+        assert browser.execute_script(box) == height  # the box keeps its size: the page does not jump
         ActionChains(browser).release(btn).perform()
         until(browser, lambda g: g["color"] == "")                          # released: hidden again
         assert browser.execute_script(box) == height

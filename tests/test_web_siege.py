@@ -1,4 +1,4 @@
-"""The page under siege, round two (issue 47): many addresses without the
+"""The page under siege: many addresses without the
 secret, one guest with it holding the streams, a stream nobody reads in an
 idle game, an encoded slash and folded headers. Plain sockets against the
 real uvicorn on loopback; 127.0.0.2.. are other peers than 127.0.0.1 (Linux
@@ -280,7 +280,7 @@ def test_a_folded_header_line_is_refused_with_a_bare_400(page):
 
 
 def test_the_siege_bench_reports_its_keys(tmp_path):
-    """bench/web_guard.py's issue 47 steps at a tiny size: the contract's keys, with figures that can fail."""
+    """bench/web_guard.py's guard steps at a tiny size: the contract's keys, with figures that can fail."""
     from bench.web_guard import measure_guest_streams, measure_many
     fig = measure_many(str(tmp_path / "many"), 2.0, peers=20, connections=3)
     assert fig["web_many_peers_requests"] > 0 and 0.0 <= fig["web_many_peers_page_ok"] <= 1.0

@@ -38,8 +38,8 @@ from companion.ui.draw import CLIPS
 from companion.ui.widgets import Confirm, Menu, Message, NumberPicker
 
 from .i18n_util import pseudo_language, untranslated
-from .screens_util import make_app
-from .test_ui_bottoms_up import BU, OPENING, option_keys, place_keys
+from .screens_util import make_app, press
+from .test_ui_bottoms_up import BU, DEVICE_4, OPENING, TOUR_4, game_screen, option_keys, place_keys, started, state
 
 LONG6 = ("Alexandrinas", "Bartholomews", "Christophers", "Maximilianus", "Maximilianna", "Evangelinexx")
 WORLD6 = ("Łukasz", "Дмитрий", "Αλέξανδρος", "李华", "Ann 🎲", "Zoë")
@@ -303,3 +303,73 @@ def test_names_in_any_script_draw_without_an_exception(tmp_path, english):
         runs = scripts(tmp_path / lang, WORLD6)
         assert runs[0].state.phase == "over"
         assert any("李华" in t for t in drawn_texts(runs))
+
+
+# ---------------------------------------------------------------- the step log
+
+
+def result_pages(tmp_path, seeds=(0,)):
+    """Every turn's result page of random 4-player games, with the turn's step texts."""
+    from companion.ui.bottoms_up import Pages, completed_turn, turn_log
+    for seed in seeds:
+        app = make_app(tmp_path / str(seed), seed=seed)
+        press(app, DEVICE_4 + "," + TOUR_4)
+        rnd = random.Random(seed)
+        while state(app).phase in ("opening", "play"):
+            st = state(app)
+            m = rnd.choice(st.legal_moves())
+            keys = option_keys(st, str(m)) if st.pending is not None else place_keys(st, m.piece, m.target)
+            press(app, ",".join(keys))
+            if isinstance(app.top, Pages):
+                session = game_screen(app).session
+                steps, _changed = turn_log(session, *completed_turn(session))
+                yield app.top, steps
+                press(app, "back")
+
+
+def test_the_step_log_wraps_once_with_indented_continuations_and_no_lone_words(tmp_path):
+    from companion.ui.draw import wrap
+    checked = 0
+    for page, steps in result_pages(tmp_path):
+        lines = page.lines
+        width = max(len(x) for x in lines)
+        assert width <= 21
+        log = lines[lines.index("steps:") + 1:]
+        k = 0
+        for step in steps:  # each step: its first line, then its continuations, indented
+            assert log[k] == step[:len(log[k])], (step, log[k:k + 3])
+            block = [log[k]]
+            k += 1
+            while k < len(log) and log[k].startswith("  "):
+                block.append(log[k])
+                k += 1
+            assert " ".join(x.strip() for x in block) == step
+            assert len(block) <= len(wrap(step, width - 2))  # wrapped once: no line more than needed
+            if len(block) > 1 and len(block[-2].split()) >= 3:
+                assert len(block[-1].split()) > 1 or len(block[-1]) > width // 2, block  # no lone word
+            checked += len(block) > 1
+        assert k == len(log)
+    assert checked > 50
+
+
+# ---------------------------------------------------------------- open space (BU-9)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_open_space_row_does_not_promise_the_cascade_stops_BU9(tmp_path, lang):
+    """BU-9: a move to open space queues nothing, but stacks queued earlier are still
+    recalculated: the row must not say "stop", and the Why page says what happens."""
+    from companion.config import Settings
+    from companion.i18n import _
+    app = started(tmp_path, DEVICE_4 + "," + TOUR_4 + "," + OPENING, settings=Settings(language=lang))
+    press(app, "down,right,ok,down,ok")  # P1: bM on A: blue on rS, green
+    while not isinstance(app.top, BottomsUpScreen):
+        press(app, "ok")
+    press(app, ",".join(place_keys(state(app), "yM", "B")))  # P2: yM on B: yellow on gS
+    screen = game_screen(app)
+    assert state(app).pending is not None and state(app).pending.kind == "yellow"
+    first = screen.rows()[0].label
+    assert first == _("open space (alone)")
+    assert "stop" not in first and "fin" not in first
+    why = " ".join(screen.why_lines())
+    assert "BU-9" in why and ("queued before" in why or "déjà en attente" in why)

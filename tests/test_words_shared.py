@@ -1,6 +1,7 @@
 """The shared screens speak the catalog's language and cut nothing:
 main menu, new game, tools, history, settings, about, the session
-menu, undo, the roster, in the pseudo-language (every text marked) and in French."""
+menu, undo, the roster, in the pseudo-language (every text marked) and in French; text kept 2 pixels
+clear of a scroll bar."""
 from __future__ import annotations
 
 import pytest
@@ -189,3 +190,36 @@ def test_a_count_stays_with_its_word():
     assert wrap("À battre : 3 enc., 1 pce (Anne)", 20) == ["À battre : 3 enc.,", "1 pce (Anne)"]
     for line in wrap("To beat: 12 pips, 4 pieces", 14):
         assert not line.split()[-1].isdigit(), line
+
+
+# ---------------------------------------------------------------- text near the scroll bar
+
+
+def test_text_within_2_pixels_of_a_scroll_bar_is_counted_as_clipped():
+    """By its lit pixels: "Ł" lights its cell's last column, "c" does not."""
+    from companion.ui.draw import CHAR_W, CLIPS, WIDTH, Canvas
+    for text, cells_end, counted in (("abc", WIDTH - 2, True), ("abc", WIDTH - 3, False),
+                                     ("abŁ", WIDTH - 3, True), ("abŁ", WIDTH - 4, False)):
+        CLIPS.reset()
+        c = Canvas()
+        c.scrollbar(0, 5, 10)
+        c.text(cells_end + 1 - 3 * CHAR_W, 20, text)
+        assert (CLIPS.count == 1) is counted, (text, cells_end)
+
+
+def test_the_main_menu_footer_keeps_2_pixels_from_the_scroll_bar(tmp_path):
+    from companion.config import Settings
+    from companion.ui.draw import CLIPS, HEIGHT, LINE_H, WIDTH
+    app = make_app(tmp_path, settings=Settings(players=("Alex", "Bob", "Cy", "Dee", "Łukasz")))
+    press(app, "ok,ok,up,ok,ok,ok")  # Undercut with the 5 roster names
+    app.home()
+    CLIPS.reset()
+    img = app.frame()
+    footer = app.top.footer_lines()
+    # no name cut past its one short form ("Łuk"): the first ones and how many more
+    assert footer[0] == "Undercut" and footer[1] == "Alex, Bob, Cy +2"
+    assert CLIPS.count == 0, CLIPS.examples
+    px = img.load()
+    assert len(app.top.items) > app.top.shown()  # a scroll bar, whose track runs beside the footer
+    for y in range(HEIGHT - 2 * LINE_H, HEIGHT):
+        assert not any(px[x, y] for x in (WIDTH - 3, WIDTH - 2)), y

@@ -19,7 +19,7 @@ import pytest
 
 from companion import i18n
 from companion.config import Settings
-from companion.games import undercut as uc_engine  # the outcome details are codes (issue 45)
+from companion.games import undercut as uc_engine  # the outcome details are codes the plug-in words
 from companion.ui import draw
 from companion.ui.draw import CLIPS
 from companion.ui.undercut import BidPicker, ScoreScreen, UndercutScreen
@@ -27,7 +27,7 @@ from companion.ui.common import Report
 from companion.ui.widgets import ChoiceList, Screen
 
 from .i18n_util import pseudo_language, untranslated
-from .screens_util import make_app, press
+from .screens_util import drawn_texts, make_app, press
 
 LONG = ("Alexandrinaa", "Bartholomews", "Christophera", "Dominiquette", "Evangelinaaa")
 WORLD = ("Łukasz", "Дмитрий", "Αλέξανδρος", "李华", "Ann 🎲")
@@ -67,7 +67,7 @@ FULL_ROUND = ",".join([
     "up,ok,ok,down",                # Pass refused: a stack has no bid; back to A
     "ok,down,down,ok,ok",           # P1 bids yM on A
     "ok,ok",                        # P2: the marker alone on B
-    "ok,down,down,ok",              # P3 (the cursor on A, issue 48) picks rM for A: too high
+    "ok,down,down,ok",              # P3 (the cursor on A) picks rM for A: too high
     "ok,ok",                        # refused (the engine's message), dismissed
     "down,down,ok,up,ok",           # rM back to none; yS instead; bid: P1 is undercut
     "ok",                           # the undercut's note
@@ -329,7 +329,7 @@ def test_an_undercut_bid_s_pieces_go_back_in_good_french_U10():
     assert line == "Anne reprend son marqueur et ses pièces : petite rouge, petite rouge."
 
 
-QA_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår")
+LONG_NAMES = ("Élodie-Marie", "Maximilienne", "Zoë", "Anne-Sophie", "Bjørn Ødegår")
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -340,7 +340,7 @@ def test_the_bid_picker_names_who_holds_the_bid_to_beat_U9(tmp_path, language):
     whole (no "pc", "enc.", "pce"): the name is shortened alike where the two
     lines need it, and the French row gives way to the value alone."""
     from companion.i18n import _, set_language
-    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    app = make_app(tmp_path, settings=Settings(players=LONG_NAMES))
     set_language(language)
     try:
         # 4 players, full table, virtual: Élodie-Marie bids a small on A, Maximilienne opens A
@@ -377,7 +377,7 @@ def test_the_stacks_from_the_tray_are_in_words_U7(tmp_path, language):
     from companion.i18n import _, set_language
     from companion.pieces import Size
     from companion.words.pieces import piece_color_word, piece_size_word
-    app = make_app(tmp_path, settings=Settings(players=QA_NAMES))
+    app = make_app(tmp_path, settings=Settings(players=LONG_NAMES))
     set_language(language)
     try:
         press(app, "ok,ok,up,ok,ok,ok")  # 5 players, full table, virtual bag
@@ -495,3 +495,32 @@ def test_french_plurals_of_pieces():
         assert "sa pièce déplacée" in moved
     finally:
         i18n.set_language("en")
+
+
+# ---------------------------------------------------------------- the bid picker's Bid row
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_bid_row_keeps_its_label_and_a_space_after_the_comma_for_every_value(tmp_path, lang):
+    import re
+    from companion.config import Settings
+    from companion.i18n import _
+    from companion.ui.draw import CLIPS
+    from companion.ui.undercut import BidPicker, bid_value, value_words
+    app = make_app(tmp_path, settings=Settings(language=lang))
+    press(app, ",".join(["ok"] * 15))  # 4 players, full table, virtual: P1 opens A's picker
+    picker = app.top
+    assert isinstance(picker, BidPicker)
+    values = set()
+    for j in range(len(picker.have)):  # every piece of the hand, one after the other
+        press(app, ",".join(["down"] * (j + 1) + ["ok"] * picker.have[j][1]))
+        CLIPS.reset()
+        texts = drawn_texts(app)
+        value = value_words(bid_value(picker.pieces()))
+        values.add(value)
+        row = next(t for t in texts if t.endswith(value))
+        label = _("Bid: {value}").format(value=value)
+        assert row == label or (row == value and texts[texts.index(row) - 1] == _("Bid:")), texts
+        assert not re.search(r",\S", row)
+        assert CLIPS.count == 0, CLIPS.examples
+    assert max(len(_("Bid: {value}").format(value=v)) for v in values) > 20  # a long value was seen
